@@ -1,0 +1,1 @@
+"""The web service: HTTP, persistence and authorisation around the pure engine."""

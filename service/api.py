@@ -1,0 +1,157 @@
+"""The JSON API.  Every error is a JSON body ``{"error": ...}`` with a 4xx and no new event."""
+from __future__ import annotations
+
+import hmac
+
+from flask import Blueprint, abort, jsonify, request
+
+from engine import IllegalAction
+from service.app import services
+from service.games import NotFound, create_game, load
+from service.history import superseded_seqs
+from service.moves import load_for_secret, make_move
+from service.presenter import secret_for, seat_context
+from service.store import Conflict
+from service.tokens import BadSecret
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+@bp.errorhandler(ApiError)
+def _api_error(error: ApiError):
+    return jsonify(error=str(error)), error.status
+
+
+@bp.errorhandler(IllegalAction)
+def _illegal(error):
+    return jsonify(error=str(error)), 400
+
+
+@bp.errorhandler(BadSecret)
+def _bad_secret(error):
+    return jsonify(error=str(error)), 403
+
+
+@bp.errorhandler(NotFound)
+def _not_found(error):
+    return jsonify(error=str(error)), 404
+
+
+@bp.errorhandler(Conflict)
+def _conflict(error):
+    return jsonify(error=str(error)), 409
+
+
+@bp.errorhandler(404)
+@bp.errorhandler(405)
+@bp.errorhandler(413)
+def _http(error):
+    return jsonify(error=error.description), error.code
+
+
+def _json_body() -> dict:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise ApiError(400, "the body must be a JSON object (Content-Type: application/json)")
+    return data
+
+
+def _require_admin() -> None:
+    token = services().settings.admin_token
+    header = request.headers.get("Authorization", "")
+    given = header[7:] if header.startswith("Bearer ") else ""
+    if not token or not given or not hmac.compare_digest(token.encode(), given.encode()):
+        raise ApiError(403, "admin token required (Authorization: Bearer …)")
+
+
+def _players(data: dict) -> list[dict]:
+    players = data.get("players")
+    if not isinstance(players, list) or not players:
+        raise ApiError(400, "players must be a non-empty list of {name, email}")
+    clean = []
+    for i, p in enumerate(players):
+        if not isinstance(p, dict) or not isinstance(p.get("name"), str) or not p["name"].strip():
+            raise ApiError(400, f"players[{i}] needs a name")
+        email = p.get("email")
+        if not isinstance(email, str) or "@" not in email or len(email) > 254 or "\n" in email:
+            raise ApiError(400, f"players[{i}] needs a valid email")
+        clean.append({"name": p["name"].strip()[:80], "email": email.strip()})
+    return clean
+
+
+@bp.post("/games")
+def create():
+    _require_admin()
+    data = _json_body()
+    svc = services()
+    if not isinstance(data.get("game"), str):
+        raise ApiError(400, "game must be a game name, e.g. \"incan_gold\"")
+    players = _players(data)
+    with svc.db.unit_of_work() as session:
+        game_id, outcome = create_game(session, data["game"], players, data.get("seed"),
+                                       data.get("options"), "admin", svc.clock(),
+                                       svc.settings.mail_domain)
+        loaded = load(session, game_id)
+        urls = [f"{svc.settings.base_url}/play/{secret_for(svc.settings, loaded, s.seat)}"
+                for s in loaded.seats]
+    svc.dispatch(outcome.outbox_ids)
+    return jsonify(id=game_id, seq=outcome.seq, seats=[
+        {"seat": i, "name": p["name"], "play_url": urls[i]} for i, p in enumerate(players)]), 201
+
+
+@bp.get("/games/<game_id>")
+def game_status(game_id: str):
+    _require_admin()
+    svc = services()
+    with svc.db.reading() as session:
+        loaded = load(session, game_id)
+    superseded = superseded_seqs(loaded.events)
+    return jsonify(
+        id=game_id, game=loaded.game.name, status=loaded.row.status, seq=loaded.seq,
+        to_act=loaded.game.to_act(loaded.state), outcome=_outcome_json(loaded),
+        players=[{"seat": s.seat, "name": s.name, "email": s.email} for s in loaded.seats],
+        events=[{"seq": e.seq, "kind": e.kind, "payload": e.payload, "actor": e.actor,
+                 "recorded_at": e.recorded_at.isoformat(), "prev_hash": e.prev_hash,
+                 "hash": e.hash, "superseded": e.seq in superseded} for e in loaded.events])
+
+
+def _outcome_json(loaded):
+    result = loaded.game.outcome(loaded.state)
+    if result is None:
+        return None
+    return {"scores": {str(k): v for k, v in result["scores"].items()},
+            "winners": result["winners"]}
+
+
+def _seat_payload(loaded, seat: int) -> dict:
+    context = seat_context(services().settings, loaded, seat)
+    return {"game": loaded.game.name, "game_id": loaded.row.id, "seat": seat,
+            "seq": loaded.seq, "view": context["view"], "to_act": context["to_act"],
+            "legal_actions": [a.action for a in context["actions"]],
+            "outcome": _outcome_json(loaded)}
+
+
+@bp.get("/play/<secret>")
+def play_state(secret: str):
+    svc = services()
+    with svc.db.reading() as session:
+        loaded, seat = load_for_secret(session, svc, secret)
+    return jsonify(_seat_payload(loaded, seat))
+
+
+@bp.post("/play/<secret>")
+def play_move(secret: str):
+    data = _json_body()
+    if "action" not in data or "seq" not in data:
+        raise ApiError(400, "send {\"action\": {...}, \"seq\": <the seq you saw>}")
+    svc = services()
+    make_move(svc, secret, data["action"], data["seq"])
+    with svc.db.reading() as session:
+        loaded, seat = load_for_secret(session, svc, secret)
+    return jsonify(_seat_payload(loaded, seat))

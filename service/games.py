@@ -1,0 +1,173 @@
+"""Commands on games: the only place that calls the engine to change anything.
+
+Each command runs inside one unit of work (a transaction handed in by the caller): it loads
+the events, replays them, validates through the engine, appends the new event and writes the
+outbox rows for the mail that event makes owed.  The caller commits, then dispatches."""
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from engine import Game, IllegalAction, find_legal, get_game
+from engine.core import without_label
+from service import store
+from service.history import rebuild
+from service.models import GameRow, OutboxRow, SeatRow
+from service.store import Event
+
+
+class NotFound(LookupError):
+    """No such game (or seat)."""
+
+
+class StaleMove(store.Conflict):
+    """The player saw an older state than the current one."""
+
+
+@dataclass
+class Loaded:
+    row: GameRow
+    seats: list[SeatRow]
+    events: list[Event]
+    game: Game
+    state: dict
+
+    @property
+    def seq(self) -> int:
+        return self.events[-1].seq
+
+    @property
+    def head_hash(self) -> str:
+        return self.events[-1].hash
+
+
+@dataclass
+class Outcome:
+    """What a command did: the new head and which outbox rows to dispatch after commit."""
+    seq: int
+    outbox_ids: list[int] = field(default_factory=list)
+
+
+def load(session: Session, game_id: str, upto: int | None = None) -> Loaded:
+    row = session.get(GameRow, game_id) if isinstance(game_id, str) else None
+    if row is None:
+        raise NotFound(f"no game {game_id!r}")
+    events = store.load(session, game_id)
+    if upto is not None:
+        events = [e for e in events if e.seq <= upto]
+    seats = list(session.scalars(
+        select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)))
+    game, state = rebuild(events)
+    return Loaded(row, seats, events, game, state)
+
+
+def create_game(session: Session, name: str, players: list[dict], seed: int | None,
+                options: dict | None, actor: str, now: datetime, domain: str) -> tuple[str, Outcome]:
+    """Validate with the engine, then record GameCreated and mail every seat its start."""
+    game = get_game(name)
+    options = options or {}
+    if not isinstance(options, dict):
+        raise IllegalAction("options must be a JSON object")
+    seed = secrets.randbits(31) if seed is None else seed
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise IllegalAction("seed must be an integer")
+    names = [p["name"] for p in players]
+    state = game.setup(names, seed, options)  # raises IllegalAction on a bad count or option
+    game_id = secrets.token_urlsafe(9)
+    session.add(GameRow(id=game_id, game=name, status="active", created_at=now,
+                        updated_at=now, head_seq=1))
+    seats = [SeatRow(game_id=game_id, seat=i, name=p["name"], email=p["email"],
+                     nonce=secrets.token_urlsafe(12)) for i, p in enumerate(players)]
+    session.add_all(seats)
+    session.flush()
+    event = store.append(session, game_id, 1, store.GENESIS, "GameCreated", {
+        "game": name, "rules_version": game.rules_version, "seed": seed,
+        "players": names, "options": options,
+    }, actor, now)
+    loaded = Loaded(session.get(GameRow, game_id), seats, [event], game, state)
+    return game_id, Outcome(1, _queue_mail(session, loaded, None, now, domain, start=True))
+
+
+def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, actor: str,
+                now: datetime, domain: str) -> Outcome:
+    """A player's move: refused unless it is fresh (seq seen == head) and legal."""
+    loaded = load(session, game_id)
+    if not isinstance(seq_seen, int) or isinstance(seq_seen, bool):
+        raise IllegalAction("seq must be an integer: the seq of the state you saw")
+    if seq_seen != loaded.seq:
+        raise StaleMove(_stale_message(loaded, seat, action, seq_seen))
+    game, state = loaded.game, loaded.state
+    if loaded.row.status != "active":
+        raise IllegalAction(f"the game is {loaded.row.status}; no moves are taken")
+    if seat not in game.to_act(state):
+        raise IllegalAction("it is not your turn to act")
+    chosen = find_legal(game.legal_actions(state, seat), action)
+    game.apply_in_place(state, seat, without_label(chosen))
+    event = store.append(session, game_id, loaded.seq + 1, loaded.head_hash, "MoveMade", {
+        "seat": seat, "action": without_label(chosen), "label": chosen.get("label", ""),
+        "seq_seen": seq_seen,
+    }, actor, now)
+    loaded.events.append(event)
+    return Outcome(event.seq, _queue_mail(session, loaded, seat, now, domain))
+
+
+def _stale_message(loaded: Loaded, seat: int, action, seq_seen) -> str:
+    last = loaded.events[-1]
+    if (last.kind == "MoveMade" and last.payload.get("seat") == seat
+            and last.payload.get("seq_seen") == seq_seen and isinstance(action, dict)
+            and last.payload.get("action") == without_label(action)):
+        return "this move was already recorded (double submit); nothing more was done"
+    return (f"the game moved on: you saw seq {seq_seen}, it is now at seq {loaded.seq}; "
+            "reload to see the current state")
+
+
+def _queue_mail(session: Session, loaded: Loaded, actor_seat: int | None, now: datetime,
+                domain: str, start: bool = False) -> list[int]:
+    """Outbox rows for what this event made owed, and the status projection.
+
+    A seat is mailed when it must act on a decision it has not been mailed about yet (the
+    engine's ``decision_key``), so sub-steps of one's own turn and other seats' secret choices
+    in a simultaneous decision make no extra mail.  The end of a game is mailed to all."""
+    game, state, row = loaded.game, loaded.state, loaded.row
+    seq = loaded.seq
+    result = game.outcome(state)
+    rows: list[OutboxRow] = []
+    if result is not None:
+        row.status = "finished"
+        rows = [_outbox(loaded, s, "game_over", now, domain) for s in loaded.seats]
+    else:
+        to_act = set(game.to_act(state))
+        for seat_row in loaded.seats:
+            owed = seat_row.seat in to_act
+            key = game.decision_key(state, seat_row.seat) if owed else None
+            if owed and seat_row.notified_key != key:
+                seat_row.notified_key = key
+                rows.append(_outbox(loaded, seat_row, "start" if start else "turn", now, domain))
+            elif start:
+                rows.append(_outbox(loaded, seat_row, "start", now, domain))
+    row.head_seq = seq
+    row.updated_at = now
+    session.add_all(rows)
+    session.flush()
+    return [r.id for r in rows]
+
+
+def _outbox(loaded: Loaded, seat_row: SeatRow, kind: str, now: datetime, domain: str) -> OutboxRow:
+    return OutboxRow(
+        game_id=loaded.row.id, seat=seat_row.seat, kind=kind, seq=loaded.seq,
+        to_addr=seat_row.email, status="pending", attempts=0, next_attempt_at=now,
+        created_at=now, message_id=message_id(loaded.row.id, loaded.seq, seat_row.seat, kind, domain))
+
+
+def message_id(game_id: str, seq: int, seat: int | None, kind: str, domain: str) -> str:
+    """Stable per (game, seq, seat, kind): a retried delivery repeats the same Message-ID."""
+    return f"<{game_id}.{seq}.{seat}.{kind}@{domain}>"
+
+
+def thread_root(game_id: str, seat: int, domain: str) -> str:
+    """Every seat's first mail of a game is its start mail; all later mail replies to it."""
+    return message_id(game_id, 1, seat, "start", domain)

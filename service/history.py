@@ -1,0 +1,61 @@
+"""From events to state: which events count, and replaying them through the engine.
+
+A rollback never deletes: ``RolledBack(to_seq=k)`` makes the effective history equal to what
+it was right after event k.  Each seq remembers its effective history as a node of a linked
+list (shared tails), so a rollback costs nothing and a rollback of a rollback is just another
+rollback to a seq before it."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from engine import Game, get_game
+from service.store import Event
+
+ENGINE_EVENTS = frozenset({"MoveMade", "TurnTimedOut"})
+
+
+@dataclass(frozen=True)
+class _Node:
+    event: Event
+    parent: "_Node | None"
+
+
+def effective_moves(events: Iterable[Event]) -> list[Event]:
+    """The move events that the current state is made of, in order."""
+    at_seq: dict[int, _Node | None] = {}
+    head: _Node | None = None
+    for event in events:
+        if event.kind in ENGINE_EVENTS:
+            head = _Node(event, head)
+        elif event.kind == "RolledBack":
+            head = at_seq[event.payload["to_seq"]]
+        at_seq[event.seq] = head
+    moves: list[Event] = []
+    while head is not None:
+        moves.append(head.event)
+        head = head.parent
+    moves.reverse()
+    return moves
+
+
+def superseded_seqs(events: list[Event]) -> set[int]:
+    """Move events that a rollback took out of the effective history (shown struck through)."""
+    live = {event.seq for event in effective_moves(events)}
+    return {e.seq for e in events if e.kind in ENGINE_EVENTS and e.seq not in live}
+
+
+def created(events: list[Event]) -> dict:
+    if not events or events[0].kind != "GameCreated":
+        raise ValueError("a game's first event must be GameCreated")
+    return events[0].payload
+
+
+def rebuild(events: list[Event]) -> tuple[Game, dict]:
+    """Replay: setup from GameCreated, then every effective move, on one working copy."""
+    start = created(events)
+    game = get_game(start["game"])
+    state = game.setup(start["players"], start["seed"], start["options"])
+    for event in effective_moves(events):
+        game.apply_in_place(state, event.payload["seat"], event.payload["action"])
+    return game, state

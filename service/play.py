@@ -1,0 +1,75 @@
+"""Play pages.  A GET only ever shows; every change is a CSRF-protected POST, because mail
+scanners and link previewers follow every link in a mail."""
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+
+from engine import IllegalAction
+from service.app import services
+from service.games import NotFound, StaleMove
+from service.moves import load_for_secret, make_move
+from service.presenter import seat_context
+from service.store import Conflict
+from service.tokens import BadSecret
+
+bp = Blueprint("play", __name__, url_prefix="/play")
+
+
+@bp.errorhandler(BadSecret)
+def _bad_secret(error):
+    return render_template("pages/error.html", title="Link not valid", message=str(error)), 403
+
+
+@bp.errorhandler(NotFound)
+def _not_found(error):
+    return render_template("pages/error.html", title="No such game", message=str(error)), 404
+
+
+def _context(secret: str) -> dict:
+    svc = services()
+    with svc.db.reading() as session:
+        loaded, seat = load_for_secret(session, svc, secret)
+    return seat_context(svc.settings, loaded, seat)
+
+
+@bp.get("/<secret>")
+def page(secret: str):
+    return render_template("pages/play.html", **_context(secret))
+
+
+@bp.get("/<secret>/a/<int:seq>/<int:index>")
+def confirm(secret: str, seq: int, index: int):
+    """The target of a mail's action link: names the action, changes nothing."""
+    context = _context(secret)
+    if seq != context["seq"]:
+        return render_template("pages/moved_on.html", seen=seq, **context), 409
+    if index >= len(context["actions"]):
+        return render_template("pages/error.html", title="Not available",
+                               message="that action is not available now"), 404
+    return render_template("pages/confirm.html", chosen=context["actions"][index], **context)
+
+
+@bp.post("/<secret>/move")
+def move(secret: str):
+    svc = services()
+    try:
+        action = json.loads(request.form.get("action", ""))
+        seq = int(request.form.get("seq", ""))
+    except ValueError:
+        return render_template("pages/error.html", title="Malformed move",
+                               message="the form was incomplete; go back and try again"), 400
+    try:
+        make_move(svc, secret, action, seq)
+    except StaleMove as error:
+        flash(str(error), "warning")
+        return redirect(url_for("play.page", secret=secret), 303)
+    except Conflict as error:
+        flash(str(error), "warning")
+        return redirect(url_for("play.page", secret=secret), 303)
+    except IllegalAction as error:
+        flash(f"Not done: {error}", "error")
+        return redirect(url_for("play.page", secret=secret), 303)
+    flash(f"Done: {action.get('label') or 'your move was recorded'}", "ok")
+    return redirect(url_for("play.page", secret=secret), 303)

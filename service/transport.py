@@ -1,0 +1,75 @@
+"""Where a built message goes: an SMTP server, or the embedded default's local mailbox."""
+from __future__ import annotations
+
+import smtplib
+import ssl
+from datetime import datetime
+from email.message import EmailMessage
+from urllib.parse import parse_qs, unquote, urlparse
+
+from sqlalchemy.orm import Session
+
+from service.models import LocalMailRow
+
+
+class TemporaryFailure(Exception):
+    """Try again later (4xx, connection refused, time-out)."""
+
+
+class PermanentFailure(Exception):
+    """Never try again (5xx): the address bounced."""
+
+
+class SmtpTransport:
+    def __init__(self, url: str, timeout: float = 20.0):
+        parts = urlparse(url)
+        self.scheme = parts.scheme
+        self.host = parts.hostname or "127.0.0.1"
+        self.port = parts.port or (465 if parts.scheme == "smtps" else 25)
+        self.user = unquote(parts.username) if parts.username else None
+        self.password = unquote(parts.password) if parts.password else None
+        self.starttls = parse_qs(parts.query).get("starttls", ["0"])[0] in ("1", "true", "yes")
+        self.timeout = timeout
+
+    def send(self, message: EmailMessage, _session: Session | None = None, _now=None) -> None:
+        try:
+            with self._connect() as smtp:
+                if self.starttls:
+                    smtp.starttls(context=ssl.create_default_context())
+                if self.user:
+                    smtp.login(self.user, self.password or "")
+                smtp.send_message(message)
+        except smtplib.SMTPRecipientsRefused as error:
+            codes = [code for code, _ in error.recipients.values()]
+            raise _classify(min(codes), str(error.recipients)) from error
+        except smtplib.SMTPResponseException as error:
+            raise _classify(error.smtp_code, error.smtp_error) from error
+        except (OSError, smtplib.SMTPException) as error:
+            raise TemporaryFailure(f"{type(error).__name__}: {error}") from error
+
+    def _connect(self) -> smtplib.SMTP:
+        if self.scheme == "smtps":
+            return smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout)
+        return smtplib.SMTP(self.host, self.port, timeout=self.timeout)
+
+
+def _classify(code: int, text) -> Exception:
+    detail = text.decode(errors="replace") if isinstance(text, bytes) else str(text)
+    if 500 <= code < 600:
+        return PermanentFailure(f"{code} {detail}")
+    return TemporaryFailure(f"{code} {detail}")
+
+
+class LocalMailbox:
+    """Stores the message in the database (same transaction as marking the row sent)."""
+
+    def send(self, message: EmailMessage, session: Session, now: datetime) -> None:
+        if session.query(LocalMailRow).filter_by(message_id=message["Message-ID"]).first():
+            return
+        session.add(LocalMailRow(message_id=message["Message-ID"], to_addr=_address(message["To"]),
+                                 subject=str(message["Subject"]), raw=message.as_string(),
+                                 created_at=now))
+
+
+def _address(header: str) -> str:
+    return header.rsplit("<", 1)[-1].rstrip(">").strip()

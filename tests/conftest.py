@@ -1,0 +1,76 @@
+"""Shared fixtures: an app on a fresh SQLite database (built by the Alembic migrations)."""
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+
+import pytest
+
+from service.app import create_app
+from service.config import from_env
+
+ADMIN_TOKEN = "test-admin-token"
+
+
+class FrozenClock:
+    """The service's clock, under the test's control."""
+
+    def __init__(self, start=datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)):
+        self.now = start
+
+    def __call__(self):
+        return self.now
+
+    def advance(self, delta):
+        self.now += delta
+
+
+@pytest.fixture
+def clock():
+    return FrozenClock()
+
+
+def make_settings(tmp_path, **overrides):
+    env = {
+        "CHASQUI_DATABASE_URL": f"sqlite:///{tmp_path / 'test.sqlite3'}",
+        "CHASQUI_BASE_URL": "http://chasqui.test",
+        "CHASQUI_SECRET_KEY": "test-secret-key",
+        "CHASQUI_ADMIN_TOKEN": ADMIN_TOKEN,
+    }
+    env.update(overrides)
+    return from_env(env)
+
+
+@pytest.fixture
+def app(tmp_path, clock):
+    app = create_app(make_settings(tmp_path), clock=clock, upgrade=True)
+    app.config["TESTING"] = True
+    yield app
+    app.extensions["chasqui"].db.engine.dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def admin_headers():
+    return {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+
+
+def secret_from_url(url: str) -> str:
+    return re.search(r"/play/([^/\s]+)", url).group(1)
+
+
+@pytest.fixture
+def new_game(client, admin_headers):
+    """Create a game through the API; returns (response json, secrets by seat)."""
+    def make(game="incan_gold", players=4, seed=42, options=None):
+        body = {"game": game, "seed": seed, "options": options or {},
+                "players": [{"name": f"P{i}", "email": f"p{i}@example.com"} for i in range(players)]}
+        response = client.post("/api/games", json=body, headers=admin_headers)
+        assert response.status_code == 201, response.get_json()
+        data = response.get_json()
+        return data, [secret_from_url(s["play_url"]) for s in data["seats"]]
+    return make

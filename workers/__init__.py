@@ -1,0 +1,1 @@
+"""Celery workers: slow side effects (mail delivery, sweeps) driven by committed rows."""
