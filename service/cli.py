@@ -28,9 +28,16 @@ def upgrade():
 
 @group.command("demo")
 @click.option("--game", default="incan_gold")
-def demo(game: str):
+@click.option("--if-empty", is_flag=True, help="only when no game exists yet")
+def demo(game: str, if_empty: bool):
     """Create a demo game whose mail lands in the local mailbox; print the play links."""
     svc = services()
+    if if_empty:
+        with svc.db.reading() as session:
+            first = session.scalars(select(GameRow.id).limit(1)).first()
+        if first is not None:
+            click.echo(f"games exist already; mailbox: {svc.settings.base_url}/mailbox/")
+            return
     with svc.db.unit_of_work() as session:
         game_id, outcome = create_game(
             session, game, [{"name": n, "email": e} for n, e in DEMO_PLAYERS],

@@ -98,9 +98,9 @@ def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, act
     loaded = load(session, game_id)
     if not isinstance(seq_seen, int) or isinstance(seq_seen, bool):
         raise IllegalAction("seq must be an integer: the seq of the state you saw")
-    if seq_seen != loaded.seq:
-        raise StaleMove(_stale_message(loaded, seat, action, seq_seen))
     game, state = loaded.game, loaded.state
+    if not _fresh(loaded, seat, seq_seen):
+        raise StaleMove(_stale_message(loaded, seat, action, seq_seen))
     if loaded.row.status != "active":
         raise IllegalAction(f"the game is {loaded.row.status}; no moves are taken")
     if seat not in game.to_act(state):
@@ -115,12 +115,33 @@ def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, act
     return Outcome(event.seq, _queue_mail(session, loaded, seat, now, domain))
 
 
+def _fresh(loaded: Loaded, seat: int, seq_seen: int) -> bool:
+    """Did this seat decide on what is still true?
+
+    The head seq is always fresh.  An older seq is still fresh while the seat is answering the
+    same decision it was asked at or before that seq, and since then only *other* seats made
+    moves (their secret choices in a simultaneous decision).  So a mail's links survive the
+    others choosing first, while a double click, a stale tab after one's own move, a rollback
+    or a new decision is refused."""
+    if seq_seen == loaded.seq:
+        return True
+    seat_row = loaded.seats[seat]
+    if not (0 < seq_seen < loaded.seq) or seat_row.decision_seq is None:
+        return False
+    if seat_row.decision_seq > seq_seen or seat not in loaded.game.to_act(loaded.state):
+        return False
+    if seat_row.notified_key != loaded.game.decision_key(loaded.state, seat):
+        return False
+    later = loaded.events[seq_seen:]
+    return all(e.kind == "MoveMade" and e.payload.get("seat") != seat for e in later)
+
+
 def _stale_message(loaded: Loaded, seat: int, action, seq_seen) -> str:
-    last = loaded.events[-1]
-    if (last.kind == "MoveMade" and last.payload.get("seat") == seat
-            and last.payload.get("seq_seen") == seq_seen and isinstance(action, dict)
-            and last.payload.get("action") == without_label(action)):
-        return "this move was already recorded (double submit); nothing more was done"
+    for event in loaded.events[max(seq_seen, 0):]:
+        if (event.kind == "MoveMade" and event.payload.get("seat") == seat
+                and event.payload.get("seq_seen") == seq_seen and isinstance(action, dict)
+                and event.payload.get("action") == without_label(action)):
+            return "this move was already recorded (double submit); nothing more was done"
     return (f"the game moved on: you saw seq {seq_seen}, it is now at seq {loaded.seq}; "
             "reload to see the current state")
 
@@ -145,7 +166,7 @@ def _queue_mail(session: Session, loaded: Loaded, actor_seat: int | None, now: d
             owed = seat_row.seat in to_act
             key = game.decision_key(state, seat_row.seat) if owed else None
             if owed and seat_row.notified_key != key:
-                seat_row.notified_key = key
+                seat_row.notified_key, seat_row.decision_seq = key, seq
                 rows.append(_outbox(loaded, seat_row, "start" if start else "turn", now, domain))
             elif start:
                 rows.append(_outbox(loaded, seat_row, "start", now, domain))

@@ -33,6 +33,7 @@ class SeatRow(Base):
     email: Mapped[str] = mapped_column(String(254))
     nonce: Mapped[str] = mapped_column(String(64))
     notified_key: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    decision_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class EventRow(Base):

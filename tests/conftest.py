@@ -49,6 +49,16 @@ def app(tmp_path, clock):
     app.extensions["chasqui"].db.engine.dispose()
 
 
+@pytest.fixture(scope="session")
+def postgres_url():
+    """A fresh PostgreSQL database for this test session, dropped afterwards."""
+    from tests.services_available import fresh_postgres_database
+
+    url, drop = fresh_postgres_database()
+    yield url
+    drop()
+
+
 @pytest.fixture
 def client(app):
     return app.test_client()

@@ -51,6 +51,7 @@ def upgrade() -> None:
         sa.Column("email", sa.String(254), nullable=False),
         sa.Column("nonce", sa.String(64), nullable=False),
         sa.Column("notified_key", sa.String(200), nullable=True),
+        sa.Column("decision_seq", sa.Integer, nullable=True),
     )
     op.create_index("ix_seats_email", "seats", ["email"])
     op.create_table(

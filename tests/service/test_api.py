@@ -45,13 +45,25 @@ def test_a_move_appends_one_event_and_returns_the_new_seq(client, admin_headers,
     assert move["prev_hash"] == status["events"][0]["hash"]
 
 
-def test_stale_seq_is_409_and_changes_nothing(client, admin_headers, new_game):
+def test_other_seats_secret_choices_do_not_make_a_link_stale(client, admin_headers, new_game):
+    """A mail's links were made at the start of a simultaneous decision; the others choosing
+    first changes nothing this seat decides on, so the link still works."""
     data, secrets = new_game()
     client.post(f"/api/play/{secrets[0]}", json={"action": {"type": "stay"}, "seq": 1})
     response = client.post(f"/api/play/{secrets[1]}", json={"action": {"type": "stay"}, "seq": 1})
+    assert response.status_code == 200, response.get_json()
+    assert event_count(client, admin_headers, data["id"]) == 3
+
+
+def test_stale_seq_after_a_reveal_is_409_and_changes_nothing(client, admin_headers, new_game):
+    data, secrets = new_game()
+    for seat in range(4):
+        assert client.post(f"/api/play/{secrets[seat]}",
+                           json={"action": {"type": "stay"}, "seq": 1 + seat}).status_code == 200
+    response = client.post(f"/api/play/{secrets[0]}", json={"action": {"type": "leave"}, "seq": 1})
     assert response.status_code == 409
     assert "moved on" in response.get_json()["error"]
-    assert event_count(client, admin_headers, data["id"]) == 2
+    assert event_count(client, admin_headers, data["id"]) == 5
 
 
 def test_double_submit_is_409_saying_it_was_already_recorded(client, admin_headers, new_game):

@@ -1,0 +1,114 @@
+"""The event store (issue 2): hash chain, tamper evidence, immutability, optimistic appends.
+Run on SQLite and on the real PostgreSQL."""
+from __future__ import annotations
+
+import threading
+from datetime import datetime, timezone
+
+import pytest
+from sqlalchemy import text
+
+from service import store
+from service.db import Database
+from service.models import GameRow
+
+NOW = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request, tmp_path):
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    else:
+        url = request.getfixturevalue("postgres_url")
+    database = Database(url)
+    database.upgrade()
+    yield database
+    if request.param == "postgresql":
+        with database.engine.begin() as conn:
+            conn.execute(text("ALTER TABLE events DISABLE TRIGGER events_immutable"))
+            conn.execute(text("DELETE FROM local_mail; DELETE FROM outbox; DELETE FROM events; DELETE FROM seats; DELETE FROM games"))
+            conn.execute(text("ALTER TABLE events ENABLE TRIGGER events_immutable"))
+    database.engine.dispose()
+
+
+def new_game(db, game_id="g1", moves=3):
+    with db.unit_of_work() as session:
+        session.add(GameRow(id=game_id, game="incan_gold", status="active", created_at=NOW,
+                            updated_at=NOW, head_seq=0))
+        session.flush()
+        prev = store.GENESIS
+        for seq in range(1, moves + 1):
+            prev = store.append(session, game_id, seq, prev, "MoveMade",
+                                {"seat": seq % 3, "action": {"type": "stay"}}, f"seat:{seq % 3}", NOW).hash
+    return game_id
+
+
+def load(db, game_id):
+    with db.reading() as session:
+        return store.load(session, game_id)
+
+
+def test_hash_chain_links_every_event_and_verifies(db):
+    events = load(db, new_game(db))
+    assert events[0].prev_hash == store.GENESIS
+    assert all(b.prev_hash == a.hash for a, b in zip(events, events[1:]))
+    assert store.verify_chain("g1", events).ok
+
+
+def test_an_edited_event_row_is_detected(db):
+    new_game(db)
+    with db.engine.begin() as conn:
+        if db.engine.dialect.name == "postgresql":
+            conn.execute(text("ALTER TABLE events DISABLE TRIGGER events_immutable"))
+        else:
+            conn.execute(text("DROP TRIGGER events_no_update"))
+        conn.execute(text("UPDATE events SET actor = 'seat:9' WHERE seq = 2"))
+        if db.engine.dialect.name == "postgresql":
+            conn.execute(text("ALTER TABLE events ENABLE TRIGGER events_immutable"))
+    report = store.verify_chain("g1", load(db, "g1"))
+    assert not report.ok and report.broken_at == 2 and "hash" in report.reason
+
+
+def test_the_database_refuses_update_and_delete_of_events(db):
+    new_game(db)
+    for statement in ("UPDATE events SET actor = 'x' WHERE seq = 1", "DELETE FROM events WHERE seq = 1"):
+        with pytest.raises(Exception, match="immutable"):
+            with db.engine.begin() as conn:
+                conn.execute(text(statement))
+    assert len(load(db, "g1")) == 3
+
+
+def test_appending_a_taken_seq_is_a_conflict(db):
+    new_game(db)
+    with pytest.raises(store.Conflict):
+        with db.unit_of_work() as session:
+            store.append(session, "g1", 3, "x" * 64, "MoveMade", {}, "seat:0", NOW)
+    assert len(load(db, "g1")) == 3
+
+
+def test_concurrent_appends_of_the_same_seq_have_exactly_one_winner(db):
+    new_game(db)
+    head = load(db, "g1")[-1]
+    barrier = threading.Barrier(8)
+    results = []
+
+    def writer(i):
+        barrier.wait()
+        try:
+            with db.unit_of_work() as session:
+                store.append(session, "g1", 4, head.hash, "MoveMade", {"seat": i}, f"seat:{i}", NOW)
+            results.append("won")
+        except store.Conflict:
+            results.append("conflict")
+        except Exception as error:  # SQLite may also say "database is locked"
+            results.append(f"error:{type(error).__name__}")
+
+    threads = [threading.Thread(target=writer, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results.count("won") == 1, results
+    events = load(db, "g1")
+    assert len(events) == 4 and store.verify_chain("g1", events).ok

@@ -1,0 +1,58 @@
+"""Reaching the real PostgreSQL and Redis: under CI=true a missing service fails the test,
+elsewhere (a new user's laptop) it skips with the reason."""
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+
+import pytest
+
+PG_HOST = os.environ.get("CHASQUI_TEST_PG_HOST", "127.0.0.1")
+PG_PORT = int(os.environ.get("CHASQUI_TEST_PG_PORT", "5432"))
+REDIS_URL = os.environ.get("CHASQUI_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def require(reason: str) -> None:
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        pytest.fail(f"{reason} (CI=true: integration tests must run, not skip)")
+    pytest.skip(reason)
+
+
+def _port_open(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=2):
+            return True
+    except OSError:
+        return False
+
+
+def fresh_postgres_database():
+    """Create an empty database for one test session; returns (url, drop)."""
+    if not _port_open(PG_HOST, PG_PORT):
+        require(f"PostgreSQL is not reachable at {PG_HOST}:{PG_PORT}")
+    import psycopg
+
+    name = f"chasqui_test_{secrets.token_hex(4)}"
+    admin = f"host={PG_HOST} port={PG_PORT} user=postgres dbname=test"
+    try:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+    except psycopg.Error as error:
+        require(f"cannot create a PostgreSQL test database: {error}")
+
+    def drop():
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    return f"postgresql+psycopg://postgres@{PG_HOST}:{PG_PORT}/{name}", drop
+
+
+def redis_url() -> str:
+    import redis
+
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
+    except Exception as error:  # noqa: BLE001
+        require(f"Redis is not reachable at {REDIS_URL}: {error}")
+    return REDIS_URL
