@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 
 import click
+from flask.cli import AppGroup
 from sqlalchemy import select
 
 from service.app import services
@@ -13,7 +14,7 @@ from service.models import GameRow
 from service.presenter import secret_for
 from service.store import verify_chain
 
-group = click.Group("chasqui", help="Chasqui operations.")
+group = AppGroup("chasqui", help="Chasqui operations.")
 
 DEMO_PLAYERS = [("Ana", "ana@example.com"), ("Ben", "ben@example.com"),
                 ("Cai", "cai@example.com"), ("Dee", "dee@example.com")]

@@ -99,7 +99,7 @@ def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, act
     if not isinstance(seq_seen, int) or isinstance(seq_seen, bool):
         raise IllegalAction("seq must be an integer: the seq of the state you saw")
     game, state = loaded.game, loaded.state
-    if not _fresh(loaded, seat, seq_seen):
+    if not is_fresh(loaded, seat, seq_seen):
         raise StaleMove(_stale_message(loaded, seat, action, seq_seen))
     if loaded.row.status != "active":
         raise IllegalAction(f"the game is {loaded.row.status}; no moves are taken")
@@ -115,7 +115,7 @@ def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, act
     return Outcome(event.seq, _queue_mail(session, loaded, seat, now, domain))
 
 
-def _fresh(loaded: Loaded, seat: int, seq_seen: int) -> bool:
+def is_fresh(loaded: Loaded, seat: int, seq_seen: int) -> bool:
     """Did this seat decide on what is still true?
 
     The head seq is always fresh.  An older seq is still fresh while the seat is answering the

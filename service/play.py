@@ -8,7 +8,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from engine import IllegalAction
 from service.app import services
-from service.games import NotFound, StaleMove
+from service.games import NotFound, StaleMove, is_fresh
 from service.moves import load_for_secret, make_move
 from service.presenter import seat_context
 from service.store import Conflict
@@ -27,24 +27,25 @@ def _not_found(error):
     return render_template("pages/error.html", title="No such game", message=str(error)), 404
 
 
-def _context(secret: str) -> dict:
+@bp.get("/<secret>")
+def page(secret: str):
     svc = services()
     with svc.db.reading() as session:
         loaded, seat = load_for_secret(session, svc, secret)
-    return seat_context(svc.settings, loaded, seat)
-
-
-@bp.get("/<secret>")
-def page(secret: str):
-    return render_template("pages/play.html", **_context(secret))
+    return render_template("pages/play.html", **seat_context(svc.settings, loaded, seat))
 
 
 @bp.get("/<secret>/a/<int:seq>/<int:index>")
 def confirm(secret: str, seq: int, index: int):
-    """The target of a mail's action link: names the action, changes nothing."""
-    context = _context(secret)
-    if seq != context["seq"]:
+    """The target of a mail's action link: names the action, changes nothing.  The link
+    stays good while the seat's decision is unchanged (see ``games.is_fresh``)."""
+    svc = services()
+    with svc.db.reading() as session:
+        loaded, seat = load_for_secret(session, svc, secret)
+    context = seat_context(svc.settings, loaded, seat)
+    if not is_fresh(loaded, seat, seq):
         return render_template("pages/moved_on.html", seen=seq, **context), 409
+    context["seq"] = seq
     if index >= len(context["actions"]):
         return render_template("pages/error.html", title="Not available",
                                message="that action is not available now"), 404

@@ -1,0 +1,70 @@
+"""A real SMTP server (aiosmtpd) that keeps what it receives, deduped by Message-ID,
+and can be told to answer with a failure code."""
+from __future__ import annotations
+
+import email
+import socket
+import threading
+import time
+from email import policy
+
+from aiosmtpd.controller import Controller
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Sink:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.messages: dict[str, email.message.EmailMessage] = {}
+        self.raw_by_id: dict[str, list[bytes]] = {}
+        self.order: list[str] = []
+        self.reply_code: str | None = None  # e.g. "451 try later" or "550 no such user"
+
+    async def handle_DATA(self, server, session, envelope):
+        if self.reply_code:
+            return self.reply_code
+        message = email.message_from_bytes(envelope.content, policy=policy.default)
+        mid = message["Message-ID"]
+        with self.lock:
+            self.raw_by_id.setdefault(mid, []).append(envelope.content)
+            if mid not in self.messages:
+                self.messages[mid] = message
+                self.order.append(mid)
+        return "250 OK"
+
+    def received(self, to: str | None = None):
+        with self.lock:
+            msgs = [self.messages[m] for m in self.order]
+        return [m for m in msgs if to is None or to in m["To"]]
+
+    def wait_for(self, predicate, timeout=30.0, what="mail"):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            result = predicate()
+            if result:
+                return result
+            time.sleep(0.05)
+        raise AssertionError(f"timed out waiting for {what}")
+
+
+class SmtpServer:
+    def __init__(self):
+        self.sink = Sink()
+        self.port = free_port()
+        self.controller = Controller(self.sink, hostname="127.0.0.1", port=self.port)
+
+    @property
+    def url(self) -> str:
+        return f"smtp://127.0.0.1:{self.port}"
+
+    def __enter__(self):
+        self.controller.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.controller.stop()
