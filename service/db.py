@@ -71,4 +71,4 @@ class Database:
         config.set_main_option("script_location", str(ROOT / "migrations"))
         with self.engine.begin() as connection:
             config.attributes["connection"] = connection
-            command.upgrade(config, "head")
+            command.upgrade(config, "heads")
