@@ -11,8 +11,8 @@ from engine.core import Game, IllegalAction
 
 _MODULES = {
     "incan_gold": "engine.games.incan_gold",
-    # "machu_picchu": "engine.games.machu_picchu",
-    # "inca_empire": "engine.games.inca_empire",
+    "machu_picchu": "engine.games.machu_picchu",
+    "inca_empire": "engine.games.inca_empire",
 }
 
 

@@ -1,0 +1,305 @@
+"""Take Actions: build, Extra Workforce, Trade Agreement, Terrace, pass; and the free action
+after cashing in a Trade Agreement.
+
+Every multi-step choice is a short sequence of small actions (choose a card, then where), so
+a mail can list each choice as a link.  While a step is open its data sits in
+``state["pending"]`` (one token may sit on the played card: it counts as "on cards")."""
+from __future__ import annotations
+
+from . import board, rules
+from .cards import CARDS, REGIONS
+
+MIN_ACTIONS = 2  # "each player must perform two actions in an Era"
+
+
+# --- Trade Agreement effects -------------------------------------------------------------
+
+def parties(state: dict, space: int) -> tuple[int, int]:
+    """Space ``i`` lies between seat ``i`` and its left neighbour ``i + 1``."""
+    n = len(state["players"])
+    return space, (space + 1) % n
+
+
+def effects(state: dict, seat: int) -> dict:
+    """What the Trade Agreements in play give ``seat`` for the rest of this Era."""
+    out = {"huts2": False, "road_discount": 0, "terrace_bonus": 0, "partners": set()}
+    for space, trade in enumerate(state["trades"]):
+        if not trade:
+            continue
+        pair = parties(state, space)
+        if seat not in pair:
+            continue
+        effect = CARDS[trade["card"]]["effect"]
+        kind = effect["kind"]
+        if kind == "huts2":
+            out["huts2"] = True
+        elif kind in ("road_discount", "terrace_bonus"):
+            out[kind] += effect["n"]
+        elif kind == "shared_roads":
+            out["partners"].update(p for p in pair if p != seat)
+    return out
+
+
+def my_network(state: dict, seat: int, eff: dict | None = None) -> set[str]:
+    eff = eff if eff is not None else effects(state, seat)
+    return board.network(state, {seat} | eff["partners"])
+
+
+# --- labels ------------------------------------------------------------------------------
+
+def where(state: dict, k: str) -> str:
+    col, row = board.pos(k)
+    region = REGIONS[col] if col < len(REGIONS) else "Machu Picchu"
+    if row == 0:
+        rows = "Cusco's row"
+    else:
+        rows = f"{abs(row)} {'north' if row < 0 else 'south'}"
+    here = state["table"].get(k)
+    name = f"{CARDS[here['card']]['name']} " if here else ""
+    return f"{name}({region} column, {rows})"
+
+
+def card_label(cid: str) -> str:
+    card = CARDS[cid]
+    if card["type"] in ("city", "colca", "start"):
+        return f"{card['name']} ({cid}, {card['region']} {card['type']})"
+    return f"{card['name']} ({cid})"
+
+
+# --- what a seat may do ------------------------------------------------------------------
+
+def main_actions(state: dict, seat: int, bonus: bool) -> list[dict]:
+    """Card-playing actions open to ``seat`` now, then pass (or skip, after cashing in)."""
+    eff = effects(state, seat)
+    net = my_network(state, seat, eff)
+    active = state["active"][seat]
+    supply = state["supply"][seat]
+    empty_spaces = [i for i, t in enumerate(state["trades"]) if not t]
+    out = []
+    for cid in state["hands"][seat]:
+        card = CARDS[cid]
+        kind = card["type"]
+        if kind in ("city", "colca", "start") and board.placements(
+                state, cid, net, eff["road_discount"], active):
+            out.append({"type": "build", "card": cid, "label": f"Build {card_label(cid)}"})
+        if kind == "workforce" and supply >= 1:
+            out.append({"type": "workforce", "card": cid,
+                        "label": f"Play Extra Workforce {cid}: {card['action']['text']}"})
+        if kind == "trade" and supply >= 1 and not bonus:
+            for space in empty_spaces:
+                a, b = parties(state, space)
+                out.append({"type": "trade", "card": cid, "space": space,
+                            "label": f"Play Trade Agreement {cid} between {state['players'][a]} "
+                                     f"and {state['players'][b]}: {card['effect']['text']}"})
+        if kind != "start" and supply >= 1:
+            out.append({"type": "terrace", "card": cid,
+                        "label": f"Build a Terrace with {card_label(cid)} face down"})
+    if bonus:
+        out.append({"type": "skip", "label": "Take no action"})
+    elif state["acted"][seat] >= MIN_ACTIONS or not out:
+        out.append({"type": "pass", "label": "Pass (no more actions this Era)"})
+    return out
+
+
+def stock_options(state: dict, seat: int, net: set[str], eff: dict, used=None) -> list[dict]:
+    """Storage huts on Colcas of the road system with room (two tokens under "huts2")."""
+    if state["active"][seat] < 1:
+        return []
+    cap = 2 if eff["huts2"] else 1
+    out = []
+    for k in sorted(net, key=lambda k: (board.pos(k)[1], board.pos(k)[0])):
+        here = state["table"][k]
+        for i, hut in enumerate(here["huts"]):
+            if len(hut) >= cap:
+                continue
+            if used is not None and [k, i] not in used and len(used) >= 3:
+                continue
+            good = CARDS[here["card"]]["huts"][i]
+            out.append({"type": "stock", "at": k, "hut": i,
+                        "label": f"Stock the {good} hut of {where(state, k)} (1 token)"})
+    return out
+
+
+def temple_options(state: dict, seat: int, net: set[str]) -> list[dict]:
+    """A free gold square in a city of the road system, paid from the Active Pool."""
+    out = []
+    for k in sorted(net, key=lambda k: (board.pos(k)[1], board.pos(k)[0])):
+        here = state["table"][k]
+        cost = CARDS[here["card"]]["temple"]
+        if cost and here["temple"] is None and state["active"][seat] >= cost:
+            out.append({"type": "temple", "at": k,
+                        "label": f"Build a temple in {where(state, k)} ({cost} tokens)"})
+    return out
+
+
+def pending_actions(state: dict, seat: int) -> list[dict]:
+    pending = state["pending"]
+    eff = effects(state, seat)
+    net = my_network(state, seat, eff)
+    step = pending["step"]
+    if step == "place":
+        return [{"type": "place", "at": at, "via": via,
+                 "label": f"Place at {where(state, at)}, road from {where(state, via)}: "
+                          f"{tokens} road + {CARDS[pending['card']]['fame']} fame tokens"}
+                for at, via, tokens in board.placements(
+                    state, pending["card"], net, eff["road_discount"], state["active"][seat])]
+    if step == "terrace":
+        roads = [{"type": "road", "a": a, "b": b,
+                  "label": f"Road between {where(state, a)} and {where(state, b)} ({t} tokens)"}
+                 for a, b, t in board.road_options(state, seat, net, eff["road_discount"],
+                                                   state["active"][seat])]
+        return (roads + temple_options(state, seat, net) + stock_options(state, seat, net, eff)
+                + [{"type": "nothing", "label": "Do nothing more"}])
+    if step == "restrict":
+        return [{"type": "restrict", "at": k, "label": f"Route Restriction on {where(state, k)}"}
+                for k in restrict_targets(state)]
+    if step == "stock":
+        return stock_options(state, seat, net, eff, pending["used"]) + [
+            {"type": "done", "label": "Stop stocking"}]
+    if step == "temple":
+        return temple_options(state, seat, net) + [{"type": "done", "label": "Build no temple"}]
+    raise AssertionError(step)
+
+
+def restrict_targets(state: dict) -> list[str]:
+    """Any location but Cusco (a token there would stop every new Start city) that has none."""
+    if state["restrictions_left"] <= 0:
+        return []
+    return [k for k in sorted(state["table"], key=lambda k: (board.pos(k)[1], board.pos(k)[0]))
+            if k != board.CUSCO_KEY and not state["table"][k]["restricted"]]
+
+
+def legal(state: dict, seat: int) -> list[dict]:
+    if state["pending"] is not None:
+        return pending_actions(state, seat)
+    return main_actions(state, seat, bonus=state["phase"] == rules.CASH)
+
+
+# --- doing it ----------------------------------------------------------------------------
+
+def apply(state: dict, seat: int, action: dict) -> None:
+    """``action`` is already known to be legal."""
+    kind = action["type"]
+    if kind in ("pass", "skip"):
+        if kind == "pass":
+            state["passed"][seat] = True
+        finish(state)
+        return
+    if state["pending"] is None:
+        start_card_action(state, seat, action)
+    else:
+        continue_pending(state, seat, action)
+
+
+def start_card_action(state: dict, seat: int, action: dict) -> None:
+    cid = action["card"]
+    kind = action["type"]
+    if state["phase"] == rules.ACTIONS:
+        state["acted"][seat] += 1
+    if kind == "build":
+        state["pending"] = {"seat": seat, "step": "place", "card": cid, "token": 0}
+        return
+    state["hands"][seat].remove(cid)
+    if kind == "trade":
+        # Rule text and Sample Play: the token comes from the Supply.
+        state["supply"][seat] -= 1
+        state["trades"][action["space"]] = {"card": cid, "owner": seat, "tokens": 1}
+        finish(state)
+        return
+    # Extra Workforce or Terrace: a Supply token goes on the card, which ends face down.
+    state["supply"][seat] -= 1
+    state["terraces"][seat].append(cid)
+    if kind == "terrace":
+        state["pending"] = {"seat": seat, "step": "terrace", "card": cid, "token": 1}
+        return
+    workforce(state, seat, cid)
+
+
+def workforce(state: dict, seat: int, cid: str) -> None:
+    """Take the action on the Extra Workforce card (see ``cards`` for the kinds)."""
+    act = CARDS[cid]["action"]
+    pending = {"seat": seat, "step": None, "card": cid, "token": 1}
+    state["pending"] = pending
+    eff = effects(state, seat)
+    net = my_network(state, seat, eff)
+    kind = act["kind"]
+    if kind == "activate":
+        rules.move_supply_to_active(state, seat, act["n"])
+    elif kind == "draw":
+        if rules.draw(state, seat, act["n"]):
+            state["epoch"] += 1
+    elif kind == "restrict" and restrict_targets(state):
+        pending["step"] = "restrict"
+    elif kind == "stock" and stock_options(state, seat, net, eff, []):
+        pending["step"] = "stock"
+        pending["used"] = []
+    elif kind == "temple" and temple_options(state, seat, net):
+        pending["step"] = "temple"
+    if pending["step"] is None:
+        complete_token_card(state, seat)
+
+
+def continue_pending(state: dict, seat: int, action: dict) -> None:
+    pending = state["pending"]
+    kind = action["type"]
+    if kind == "place":
+        place(state, seat, pending["card"], action["at"], action["via"])
+        finish(state)
+        return
+    if kind == "road":
+        add_road(state, seat, action["a"], action["b"])
+    elif kind == "temple":
+        cost = CARDS[state["table"][action["at"]]["card"]]["temple"]
+        state["active"][seat] -= cost
+        state["table"][action["at"]]["temple"] = {"owner": seat, "tokens": cost}
+    elif kind == "stock":
+        state["active"][seat] -= 1
+        state["table"][action["at"]]["huts"][action["hut"]].append(seat)
+        if pending["step"] == "stock":
+            if [action["at"], action["hut"]] not in pending["used"]:
+                pending["used"].append([action["at"], action["hut"]])
+            eff = effects(state, seat)
+            if stock_options(state, seat, my_network(state, seat, eff), eff, pending["used"]):
+                return  # "Stock three storage huts": keep going until done
+    elif kind == "restrict":
+        state["restrictions_left"] -= 1
+        state["table"][action["at"]]["restricted"] = True
+    complete_token_card(state, seat)
+
+
+def complete_token_card(state: dict, seat: int) -> None:
+    """The token on a Terrace / Workforce card moves to the Active Pool."""
+    pending = state["pending"]
+    state["active"][seat] += pending["token"]
+    if pending["step"] == "terrace":  # the "terrace_bonus" agreement: Terrace action only
+        bonus = effects(state, seat)["terrace_bonus"]
+        if bonus:
+            rules.move_supply_to_active(state, seat, bonus)
+    finish(state)
+
+
+def place(state: dict, seat: int, cid: str, at: str, via: str) -> None:
+    """Build: the card, its road (sum of the two numbers) and its fame tokens."""
+    eff = effects(state, seat)
+    numbers = board.road_numbers(state["table"][via]["card"], via, cid, at)
+    tokens = board.road_cost(numbers, eff["road_discount"])
+    state["hands"][seat].remove(cid)
+    state["table"][at] = rules.location(cid, seat)
+    state["roads"].append({"a": via, "b": at, "owner": seat, "cost": tokens})
+    state["active"][seat] -= tokens + CARDS[cid]["fame"]
+
+
+def add_road(state: dict, seat: int, a: str, b: str) -> None:
+    eff = effects(state, seat)
+    numbers = board.road_numbers(state["table"][a]["card"], a, state["table"][b]["card"], b)
+    tokens = board.road_cost(numbers, eff["road_discount"])
+    state["roads"].append({"a": a, "b": b, "owner": seat, "cost": tokens})
+    state["active"][seat] -= tokens
+
+
+def finish(state: dict) -> None:
+    state["pending"] = None
+    if state["phase"] == rules.CASH:
+        rules.next_cash(state)
+    else:
+        rules.advance_turn(state)

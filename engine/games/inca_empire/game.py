@@ -1,0 +1,100 @@
+"""The ``GAME`` object: the engine protocol (engine.core.Game) wired to the rule modules."""
+from __future__ import annotations
+
+from engine.core import GameBase, IllegalAction, find_legal
+
+from . import actions, bot, rules, scoring, view as view_mod
+from .cards import CARDS
+
+
+class IncaEmpire(GameBase):
+    name = "inca_empire"
+    title = "Inca Empire: The Card Game"
+    min_players = 2
+    max_players = 5
+    rules_version = "1"
+
+    def setup(self, players: list[str], seed: int, options: dict) -> dict:
+        if not isinstance(players, list):
+            raise IllegalAction("players must be a list of names")
+        self.check_player_count(players)
+        if type(seed) is not int:
+            raise IllegalAction("seed must be an integer")
+        if options is not None and not isinstance(options, dict):
+            raise IllegalAction("options must be an object")
+        return rules.new_state(players, seed, options or {}, self.rules_version)
+
+    def to_act(self, state: dict) -> list[int]:
+        return rules.to_act(state)
+
+    def legal_actions(self, state: dict, seat: int) -> list[dict]:
+        if seat not in rules.to_act(state):
+            return []
+        if state["phase"] == rules.SHOW:
+            return rules.show_options(state, seat)
+        if state["phase"] == rules.PICK:
+            return rules.pick_options(state, seat)
+        return actions.legal(state, seat)
+
+    def apply_in_place(self, state: dict, seat: int, action: dict) -> None:
+        """Validate completely (nothing is touched on IllegalAction), then mutate."""
+        if state["phase"] == rules.OVER:
+            raise IllegalAction("the game is over")
+        if seat not in rules.to_act(state):
+            raise IllegalAction("it is not your turn to act")
+        chosen = find_legal(self.legal_actions(state, seat), action)
+        state["moves"] += 1
+        log_public(state, seat, chosen)
+        if state["phase"] == rules.SHOW:
+            rules.apply_show(state, seat, chosen["card"])
+        elif state["phase"] == rules.PICK:
+            rules.apply_take(state, seat, chosen["card"])
+        else:
+            actions.apply(state, seat, chosen)
+
+    def view(self, state: dict, seat: int | None) -> dict:
+        key = self.decision_key(state, seat) if type(seat) is int else None
+        return view_mod.view(state, seat, key)
+
+    def outcome(self, state: dict) -> dict | None:
+        return scoring.outcome(state)
+
+    def decision_key(self, state: dict, seat: int) -> str:
+        """Draft choice: one decision per card still to show (other seats' choices never
+        change it); everything else: the decision opened by the latest move."""
+        phase = state["phase"]
+        if phase == rules.OVER:
+            return "over"
+        if seat not in rules.to_act(state):
+            return ""
+        if phase == rules.SHOW:
+            return f"e{state['era']}:show:{len(state['draft']['shown'][seat])}"
+        return f"e{state['era']}:{phase}:m{state['moves']}"
+
+    def default_action(self, state: dict, seat: int) -> dict:
+        return bot.default_action(state, seat)
+
+    def bot_action(self, state: dict, seat: int) -> dict:
+        return bot.bot_action(state, seat)
+
+
+LOG_LENGTH = 30
+
+
+def log_public(state: dict, seat: int, action: dict) -> None:
+    """A short public record of what happened (for mails), never naming a secret card."""
+    kind = action["type"]
+    if kind in ("show", "build"):
+        return  # the draft choice is secret; a build is logged when placed
+    name = state["players"][seat]
+    if kind == "terrace":
+        text = "built a Terrace (card face down)"
+    elif kind == "place":
+        text = f"built {CARDS[state['pending']['card']]['name']} ({state['pending']['card']}): {action['label']}"
+    else:
+        text = action["label"]
+    state["log"].append(f"Era {state['era']}: {name}: {text}")
+    del state["log"][:-LOG_LENGTH]
+
+
+GAME = IncaEmpire()

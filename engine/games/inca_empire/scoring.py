@@ -1,0 +1,86 @@
+"""End of the Game: one point per token on the table, plus the best three of five Goals.
+
+Tokens "placed in the field of play" are road, fame, temple and storage-hut tokens; tokens in
+the Supply or Active Pool do not score.  Goals read the final table: "your road system"
+means the locations joined to Cusco by your own roads (agreements have all ended by then),
+Wild Colcas count as a Colca and as the region of their column, Cusco counts as a plateau
+city."""
+from __future__ import annotations
+
+from . import board
+from .cards import CARDS, GOALS_BY_ID, REGIONS
+
+BEST_GOALS = 3
+
+
+def tokens_on_table(state: dict, seat: int) -> int:
+    total = sum(r["cost"] for r in state["roads"] if r["owner"] == seat)
+    for here in state["table"].values():
+        if here["owner"] == seat:
+            total += here["fame"]
+        if here["temple"] and here["temple"]["owner"] == seat:
+            total += here["temple"]["tokens"]
+        total += sum(hut.count(seat) for hut in here["huts"])
+    return total
+
+
+def _region(state: dict, k: str) -> str:
+    return board.region_of(state["table"][k]["card"], board.pos(k)[0] if board.pos(k)[0] < 3 else 2)
+
+
+def goal_met(state: dict, seat: int, goal: dict) -> bool:
+    table = state["table"]
+    net = board.network(state, {seat})
+    cities = [k for k in net if board.is_city(CARDS[table[k]["card"]])]
+    colcas = [k for k in net if board.is_colca(CARDS[table[k]["card"]])]
+    claimed = [k for k, v in table.items() if v["owner"] == seat]
+    kind = goal["kind"]
+    if kind == "region_cities":
+        return sum(_region(state, k) == goal["region"] for k in cities) >= goal["n"]
+    if kind == "colcas":
+        return len(colcas) >= goal["n"]
+    if kind == "claimed":
+        return len(claimed) >= goal["n"]
+    if kind == "temples":
+        return sum(1 for v in table.values() if v["temple"] and v["temple"]["owner"] == seat) >= goal["n"]
+    stocked = [CARDS[v["card"]]["huts"][i] for v in table.values()
+               for i, hut in enumerate(v["huts"]) if seat in hut]
+    if kind == "huts_good":
+        return stocked.count(goal["good"]) >= goal["n"]
+    if kind == "all_goods":
+        return all(g in stocked for g in ("fish", "corn", "potatoes"))
+    if kind == "colca_each_region":
+        return {_region(state, k) for k in colcas} >= set(REGIONS)
+    if kind == "city_each_region":
+        return {_region(state, k) for k in claimed if board.is_city(CARDS[table[k]["card"]])} >= set(REGIONS)
+    if kind == "terraces":
+        return len(state["terraces"][seat]) >= goal["n"]
+    if kind == "cities":
+        return len(cities) >= goal["n"]
+    if kind == "far":
+        rows = [board.pos(k)[1] for k in net]
+        return (min(rows) <= -goal["n"]) if goal["side"] == "north" else (max(rows) >= goal["n"])
+    raise AssertionError(kind)
+
+
+def seat_score(state: dict, seat: int) -> dict:
+    goals = [{"id": g, "points": GOALS_BY_ID[g]["points"] if goal_met(state, seat, GOALS_BY_ID[g]) else 0}
+             for g in state["goals"][seat]]
+    best = sorted(goals, key=lambda g: (-g["points"], g["id"]))[:BEST_GOALS]
+    tokens = tokens_on_table(state, seat)
+    return {"tokens": tokens, "goals": goals, "scored_goals": [g["id"] for g in best],
+            "goal_points": sum(g["points"] for g in best),
+            "total": tokens + sum(g["points"] for g in best)}
+
+
+def final_scores(state: dict) -> list[dict]:
+    return [seat_score(state, s) for s in range(len(state["players"]))]
+
+
+def outcome(state: dict) -> dict | None:
+    """Ties: the rulebook names no tie-breaker, so tied leaders share the victory."""
+    if state["final"] is None:
+        return None
+    scores = {s: f["total"] for s, f in enumerate(state["final"])}
+    top = max(scores.values())
+    return {"scores": scores, "winners": [s for s, v in scores.items() if v == top]}
