@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import hmac
 
-from flask import Blueprint, abort, jsonify, request
+from flask import Blueprint, jsonify, request
 
 from engine import IllegalAction
 from service.app import services
@@ -96,7 +96,7 @@ def create():
     with svc.db.unit_of_work() as session:
         game_id, outcome = create_game(session, data["game"], players, data.get("seed"),
                                        data.get("options"), "admin", svc.clock(),
-                                       svc.settings.mail_domain)
+                                       svc.settings.mail_domain, clock=data.get("clock"))
         loaded = load(session, game_id)
         urls = [f"{svc.settings.base_url}/play/{secret_for(svc.settings, loaded, s.seat)}"
                 for s in loaded.seats]
@@ -151,7 +151,5 @@ def play_move(secret: str):
     if "action" not in data or "seq" not in data:
         raise ApiError(400, "send {\"action\": {...}, \"seq\": <the seq you saw>}")
     svc = services()
-    make_move(svc, secret, data["action"], data["seq"])
-    with svc.db.reading() as session:
-        loaded, seat = load_for_secret(session, svc, secret)
-    return jsonify(_seat_payload(loaded, seat))
+    outcome = make_move(svc, secret, data["action"], data["seq"])
+    return jsonify(_seat_payload(outcome.loaded, outcome.seat))

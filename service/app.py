@@ -3,18 +3,24 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from functools import cached_property
 from datetime import datetime, timezone
 from typing import Callable
 
 from flask import Flask, current_app
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFProtect
 
 from service.config import ROOT, Settings, from_env
 from service.db import Database
-from service.delivery import deliver
+from service.delivery import deliver, transport_for
 from service.dispatch import CeleryDispatcher, InlineDispatcher
 
 csrf = CSRFProtect()
+# Only routes that ask for a limit are limited (the admin login); counters live in Redis when
+# CHASQUI_REDIS_URL is set (shared by every web process), else in this process's memory.
+limiter = Limiter(get_remote_address, default_limits=[])
 
 
 def utc_now() -> datetime:
@@ -29,7 +35,12 @@ class Services:
     dispatch: Callable
 
     def deliver(self, outbox_id: int) -> str:
-        return deliver(self.db, self.settings, outbox_id, self.clock())
+        return deliver(self.db, self.settings, outbox_id, self.clock(), self.transport)
+
+    @cached_property
+    def transport(self):
+        """One per process, so an SMTP connection is reused from mail to mail."""
+        return transport_for(self.settings)
 
 
 def services() -> Services:
@@ -60,20 +71,71 @@ def create_app(settings: Settings | None = None, clock: Callable[[], datetime] =
         chasqui.dispatch = CeleryDispatcher(settings.redis_url, settings.queue)
     app.extensions["chasqui"] = chasqui
     csrf.init_app(app)
+    app.config.setdefault("RATELIMIT_STORAGE_URI", settings.redis_url or "memory://")
+    app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
+    from service import limits
+
+    limits.init_app(app, settings)  # issue 10: default limit, 429 page, security headers
+    limiter.init_app(app)
     _register(app, settings)
     logging.basicConfig(level=logging.INFO)
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     return app
 
 
 def _register(app: Flask, settings: Settings) -> None:
-    from service import api, cli, pages, play
+    from service import api, boards, cli, pages, play
 
+    boards.init_app(app)  # the game pictures for templates (issue 8)
     app.register_blueprint(pages.bp)
     app.register_blueprint(play.bp)
+    from service import vacation
+
+    app.register_blueprint(vacation.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
+    from service import openapi
+
+    app.register_blueprint(openapi.bp)  # GET /api/openapi.json (issue 9)
     if settings.local_mailbox:
         from service import mailbox
 
         app.register_blueprint(mailbox.bp)
     app.cli.add_command(cli.group)
+    _register_admin(app)
+    _register_mail(app)
+    _register_accounts(app)
+
+
+def _register_admin(app: Flask) -> None:
+    """Issue 6: admin pages (CSRF via CSRFProtect) and the admin JSON API (checks CSRF
+    itself for cookie logins, so that Bearer-token callers need no CSRF token)."""
+    from service.admin import api as admin_api, views as admin_views
+
+    app.register_blueprint(admin_views.bp)
+    app.register_blueprint(admin_api.bp)
+    csrf.exempt(admin_api.bp)
+
+
+def _register_mail(app: Flask) -> None:
+    """Issue 7: languages (Flask-Babel), mail replies (webhook, CSRF-exempt: authorised by
+    CHASQUI_INBOUND_TOKEN), table talk, my games + one-click unsubscribe (the unsubscribe
+    blueprint alone is CSRF-exempt: authorised by its signed token), spectators, rematch."""
+    from service import i18n, mailpages, rematch, spectate, talk
+    from service.inbound import webhook
+
+    i18n.init_app(app)
+    app.register_blueprint(webhook.bp)
+    csrf.exempt(webhook.bp)
+    talk.init_app(app)
+    mailpages.init_app(app, csrf)
+    spectate.init_app(app)
+    app.register_blueprint(rematch.bp)
+
+
+def _register_accounts(app: Flask) -> None:
+    """Issue 10: sign in by mail, organisers' pages, invitation landing pages, the lobby."""
+    from service.accounts import invitation_pages, lobby, organiser, signin
+
+    for blueprint in (signin.bp, organiser.bp, invitation_pages.bp, lobby.bp):
+        app.register_blueprint(blueprint)

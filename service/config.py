@@ -21,6 +21,18 @@ class Settings:
     mail_from: str
     mail_domain: str
     queue: str
+    # Issue 7: mail replies.  ``inbound_token`` guards POST /inbound/mail (unset: closed);
+    # ``inbound_address`` is the reply address's local part before "+<token>".
+    inbound_token: str | None = None
+    inbound_address: str = "play"
+    # Issue 10: organisers.  Mail-counted limits (in the database) and the default rate
+    # limit of every endpoint per client address ("off" switches the default limit off).
+    signin_per_hour: int = 5
+    invites_per_day: int = 50
+    rate_limit: str = "1000 per minute"
+    # Proxies in front of the app whose X-Forwarded-For/-Proto are trusted (0: none), so
+    # that rate limits count per client, not per proxy.
+    proxy_hops: int = 0
 
     @property
     def embedded_tasks(self) -> bool:
@@ -61,4 +73,10 @@ def from_env(env: dict[str, str] | None = None) -> Settings:
         mail_from=env.get("CHASQUI_MAIL_FROM") or f"Chasqui <chasqui@{domain}>",
         mail_domain=domain,
         queue=env.get("CHASQUI_QUEUE") or "chasqui",
+        inbound_token=env.get("CHASQUI_INBOUND_TOKEN") or None,
+        inbound_address=env.get("CHASQUI_INBOUND_ADDRESS") or "play",
+        signin_per_hour=int(env.get("CHASQUI_SIGNIN_PER_HOUR") or 5),
+        invites_per_day=int(env.get("CHASQUI_INVITES_PER_DAY") or 50),
+        rate_limit=env.get("CHASQUI_RATE_LIMIT") or "1000 per minute",
+        proxy_hops=int(env.get("CHASQUI_PROXY_HOPS") or 0),
     )

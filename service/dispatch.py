@@ -29,12 +29,17 @@ class CeleryDispatcher:
         )
 
     def __call__(self, outbox_ids: Iterable[int]) -> None:
-        for outbox_id in outbox_ids:
+        outbox_ids = list(outbox_ids)
+        for done, outbox_id in enumerate(outbox_ids):
             try:
                 self.client.send_task(DELIVER_TASK, args=[outbox_id], queue=self.queue,
                                       retry=False)
             except Exception as error:  # noqa: BLE001  the sweep will deliver it
-                log.warning("could not queue outbox %s (%s); the sweep will", outbox_id, error)
+                # Give up on the rest of this batch at the first failure: a hung broker costs
+                # one socket time-out per request, not one per mail (a new game owes 4-5).
+                log.warning("could not queue outbox %s (%s); the sweep will deliver %s",
+                            outbox_id, error, outbox_ids[done:])
+                return
 
 
 class InlineDispatcher:

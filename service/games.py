@@ -14,9 +14,10 @@ from sqlalchemy.orm import Session
 
 from engine import Game, IllegalAction, find_legal, get_game
 from engine.core import without_label
-from service import store
-from service.history import rebuild
+from service import preferences, store, timekeeping
+from service.history import INFO_EVENTS, rebuild
 from service.models import GameRow, OutboxRow, SeatRow
+from service import snapshots  # issue 9: the replay cache
 from service.store import Event
 
 
@@ -47,9 +48,12 @@ class Loaded:
 
 @dataclass
 class Outcome:
-    """What a command did: the new head and which outbox rows to dispatch after commit."""
+    """What a command did: the new head, which outbox rows to dispatch after commit, and the
+    game as the command left it (so an answer needs no second replay)."""
     seq: int
     outbox_ids: list[int] = field(default_factory=list)
+    loaded: "Loaded | None" = None
+    seat: int | None = None
 
 
 def load(session: Session, game_id: str, upto: int | None = None) -> Loaded:
@@ -61,17 +65,21 @@ def load(session: Session, game_id: str, upto: int | None = None) -> Loaded:
         events = [e for e in events if e.seq <= upto]
     seats = list(session.scalars(
         select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)))
-    game, state = rebuild(events)
+    # replay from the newest usable snapshot (a cache; issue 9), writing one every 50 events
+    game, state = snapshots.rebuild(session, game_id, events, write=upto is None)
     return Loaded(row, seats, events, game, state)
 
 
 def create_game(session: Session, name: str, players: list[dict], seed: int | None,
-                options: dict | None, actor: str, now: datetime, domain: str) -> tuple[str, Outcome]:
+                options: dict | None, actor: str, now: datetime, domain: str,
+                clock: dict | None = None) -> tuple[str, Outcome]:
     """Validate with the engine, then record GameCreated and mail every seat its start."""
     game = get_game(name)
+    clock_settings = timekeeping.parse_clock(clock)
     options = options or {}
     if not isinstance(options, dict):
         raise IllegalAction("options must be a JSON object")
+    options, mail_options = _split_mail_options(options)  # issue 7: the service's, not the engine's
     seed = secrets.randbits(31) if seed is None else seed
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise IllegalAction("seed must be an integer")
@@ -86,7 +94,8 @@ def create_game(session: Session, name: str, players: list[dict], seed: int | No
     session.flush()
     event = store.append(session, game_id, 1, store.GENESIS, "GameCreated", {
         "game": name, "rules_version": game.rules_version, "seed": seed,
-        "players": names, "options": options,
+        "players": names, "options": options, "clock": clock_settings.to_json(),
+        **({"mail": mail_options} if mail_options is not None else {}),
     }, actor, now)
     loaded = Loaded(session.get(GameRow, game_id), seats, [event], game, state)
     return game_id, Outcome(1, _queue_mail(session, loaded, None, now, domain, start=True))
@@ -106,13 +115,53 @@ def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, act
     if seat not in game.to_act(state):
         raise IllegalAction("it is not your turn to act")
     chosen = find_legal(game.legal_actions(state, seat), action)
-    game.apply_in_place(state, seat, without_label(chosen))
-    event = store.append(session, game_id, loaded.seq + 1, loaded.head_hash, "MoveMade", {
-        "seat": seat, "action": without_label(chosen), "label": chosen.get("label", ""),
-        "seq_seen": seq_seen,
+    record_move(session, loaded, "MoveMade", seat, chosen, actor, now, seq_seen=seq_seen)
+    play_bots(session, loaded, now)
+    return Outcome(loaded.seq, _queue_mail(session, loaded, seat, now, domain), loaded, seat)
+
+
+BOT_ACTOR = "bot"
+MAX_BOT_MOVES = 10_000  # per command: a guard against a game that never stops asking a bot
+
+
+def play_bots(session: Session, loaded: Loaded, now: datetime) -> None:
+    """Seats handed to a bot (``SeatRow.bot``, set by an admin's SeatBotted) act at once
+    whenever they must: each bot move is a MoveMade with actor "bot", chosen by the engine's
+    ``bot_action``.  Called after every command that can change whose turn it is."""
+    game, state = loaded.game, loaded.state
+    for _ in range(MAX_BOT_MOVES):
+        if loaded.row.status != "active" or game.outcome(state) is not None:
+            return
+        bots = [s for s in game.to_act(state) if loaded.seats[s].bot]
+        if not bots:
+            return
+        seat = bots[0]
+        chosen = listed_or_first(game.legal_actions(state, seat), game.bot_action(state, seat))
+        if chosen is None:
+            return
+        record_move(session, loaded, "MoveMade", seat, chosen, BOT_ACTOR, now, seq_seen=loaded.seq)
+
+
+def record_move(session: Session, loaded: Loaded, kind: str, seat: int, chosen: dict,
+                actor: str, now: datetime, **extra) -> Event:
+    """The one way any move (a player's, a bot's, a timeout's) enters the log: apply the
+    listed legal action to the working copy, then append it with its label for the audit."""
+    action = without_label(chosen)
+    loaded.game.apply_in_place(loaded.state, seat, action)
+    event = store.append(session, loaded.row.id, loaded.seq + 1, loaded.head_hash, kind, {
+        "seat": seat, "action": action, "label": chosen.get("label", ""), **extra,
     }, actor, now)
     loaded.events.append(event)
-    return Outcome(event.seq, _queue_mail(session, loaded, seat, now, domain))
+    return event
+
+
+def listed_or_first(legal: list[dict], proposed: dict) -> dict | None:
+    """The listed action equal to an engine's suggestion (bot, default), else the first
+    legal one: a suggestion the engine itself got wrong must never stall a game."""
+    try:
+        return find_legal(legal, proposed)
+    except IllegalAction:
+        return legal[0] if legal else None
 
 
 def is_fresh(loaded: Loaded, seat: int, seq_seen: int) -> bool:
@@ -133,7 +182,8 @@ def is_fresh(loaded: Loaded, seat: int, seq_seen: int) -> bool:
     if seat_row.notified_key != loaded.game.decision_key(loaded.state, seat):
         return False
     later = loaded.events[seq_seen:]
-    return all(e.kind == "MoveMade" and e.payload.get("seat") != seat for e in later)
+    return all(e.kind in INFO_EVENTS or (e.kind == "MoveMade" and e.payload.get("seat") != seat)
+               for e in later)
 
 
 def _stale_message(loaded: Loaded, seat: int, action, seq_seen) -> str:
@@ -167,9 +217,15 @@ def _queue_mail(session: Session, loaded: Loaded, actor_seat: int | None, now: d
             key = game.decision_key(state, seat_row.seat) if owed else None
             if owed and seat_row.notified_key != key:
                 seat_row.notified_key, seat_row.decision_seq = key, seq
-                rows.append(_outbox(loaded, seat_row, "start" if start else "turn", now, domain))
+                if start or _wants_turn_mail(session, loaded, seat_row):
+                    rows.append(_outbox(loaded, seat_row, "start" if start else "turn", now, domain))
             elif start:
                 rows.append(_outbox(loaded, seat_row, "start", now, domain))
+    decisions = {} if result is not None else {
+        s: game.decision_key(state, s) for s in game.to_act(state)}
+    timekeeping.update_clocks(session, row.id, timekeeping.clock_of(loaded.events[0].payload),
+                              decisions, now, finished=result is not None or row.status != "active",
+                              mover=actor_seat)
     row.head_seq = seq
     row.updated_at = now
     session.add_all(rows)
@@ -192,3 +248,29 @@ def message_id(game_id: str, seq: int, seat: int | None, kind: str, domain: str)
 def thread_root(game_id: str, seat: int, domain: str) -> str:
     """Every seat's first mail of a game is its start mail; all later mail replies to it."""
     return message_id(game_id, 1, seat, "start", domain)
+
+
+# --- Issue 7: mail options and preferences ------------------------------------------------------
+
+MAIL_OPTIONS = {"accept_any_sender": False}
+
+
+def _split_mail_options(options: dict) -> tuple[dict, dict | None]:
+    """``options["mail"]`` belongs to the service (who may answer by mail), not to the engine,
+    which refuses unknown options: it is taken out and recorded as ``GameCreated.mail``."""
+    if "mail" not in options:
+        return options, None
+    options = dict(options)
+    mail = options.pop("mail")
+    if not isinstance(mail, dict) or set(mail) - set(MAIL_OPTIONS):
+        raise IllegalAction("options.mail must be an object with only: "
+                            + ", ".join(MAIL_OPTIONS))
+    if any(not isinstance(v, bool) for v in mail.values()):
+        raise IllegalAction("options.mail values must be true or false")
+    return options, {**MAIL_OPTIONS, **mail}
+
+
+def _wants_turn_mail(session: Session, loaded: Loaded, seat_row: SeatRow) -> bool:
+    """Seats whose mail preference is "digest" or "off" get no turn mail (the decision is
+    still recorded as notified, so links and freshness work the same)."""
+    return preferences.wants_turn_mail(session, loaded.row.id, seat_row.seat)

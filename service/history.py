@@ -13,6 +13,12 @@ from engine import Game, get_game
 from service.store import Event
 
 ENGINE_EVENTS = frozenset({"MoveMade", "TurnTimedOut"})
+# Events that change nothing any seat decides on (the engine state is untouched), so they
+# leave earlier links fresh: a vacation switched on or off, a message to the table.
+INFO_EVENTS = frozenset({"VacationStarted", "VacationEnded", "MessagePosted"})
+# Events that reset the effective history to what it was right after event ``to_seq``: an
+# admin's rollback, and a player's undo of their own move (issue 6).
+REWIND_EVENTS = frozenset({"RolledBack", "Undone"})
 
 
 @dataclass(frozen=True)
@@ -28,7 +34,7 @@ def effective_moves(events: Iterable[Event]) -> list[Event]:
     for event in events:
         if event.kind in ENGINE_EVENTS:
             head = _Node(event, head)
-        elif event.kind == "RolledBack":
+        elif event.kind in REWIND_EVENTS:
             head = at_seq[event.payload["to_seq"]]
         at_seq[event.seq] = head
     moves: list[Event] = []

@@ -7,9 +7,11 @@ import json
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from engine import IllegalAction
+from service.admin.commands import undo_label, undo_move
+from service import timekeeping
 from service.app import services
 from service.games import NotFound, StaleMove, is_fresh
-from service.moves import load_for_secret, make_move
+from service.moves import load_for_secret, make_move, resolve_seat
 from service.presenter import seat_context
 from service.store import Conflict
 from service.tokens import BadSecret
@@ -32,7 +34,11 @@ def page(secret: str):
     svc = services()
     with svc.db.reading() as session:
         loaded, seat = load_for_secret(session, svc, secret)
-    return render_template("pages/play.html", **seat_context(svc.settings, loaded, seat))
+        clocks = timekeeping.table(session, loaded, svc.clock())
+    context = seat_context(svc.settings, loaded, seat)
+    context["undo"] = undo_label(loaded, seat)
+    context["clocks"] = clocks
+    return render_template("pages/play.html", **context)
 
 
 @bp.get("/<secret>/a/<int:seq>/<int:index>")
@@ -73,4 +79,29 @@ def move(secret: str):
         flash(f"Not done: {error}", "error")
         return redirect(url_for("play.page", secret=secret), 303)
     flash(f"Done: {action.get('label') or 'your move was recorded'}", "ok")
+    return redirect(url_for("play.page", secret=secret), 303)
+
+
+@bp.post("/<secret>/undo")
+def undo(secret: str):
+    """Take back one's own last move while nothing new became known (issue 6): appends an
+    ``Undone`` event; the move stays in the log, struck through."""
+    svc = services()
+    try:
+        seq = int(request.form.get("seq", ""))
+    except ValueError:
+        return render_template("pages/error.html", title="Malformed request",
+                               message="the form was incomplete; go back and try again"), 400
+    try:
+        with svc.db.unit_of_work() as session:
+            game_id, seat = resolve_seat(session, svc.settings.secret_key, secret)
+            outcome = undo_move(session, game_id, seat, seq, svc.clock(), svc.settings.mail_domain)
+    except Conflict as error:  # StaleMove too
+        flash(str(error), "warning")
+        return redirect(url_for("play.page", secret=secret), 303)
+    except IllegalAction as error:
+        flash(f"Not done: {error}", "error")
+        return redirect(url_for("play.page", secret=secret), 303)
+    svc.dispatch(outcome.outbox_ids)
+    flash("Done: your move was taken back; choose again.", "ok")
     return redirect(url_for("play.page", secret=secret), 303)

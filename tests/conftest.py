@@ -76,9 +76,11 @@ def secret_from_url(url: str) -> str:
 @pytest.fixture
 def new_game(client, admin_headers):
     """Create a game through the API; returns (response json, secrets by seat)."""
-    def make(game="incan_gold", players=4, seed=42, options=None):
+    def make(game="incan_gold", players=4, seed=42, options=None, clock=None):
         body = {"game": game, "seed": seed, "options": options or {},
                 "players": [{"name": f"P{i}", "email": f"p{i}@example.com"} for i in range(players)]}
+        if clock is not None:
+            body["clock"] = clock
         response = client.post("/api/games", json=body, headers=admin_headers)
         assert response.status_code == 201, response.get_json()
         data = response.get_json()

@@ -24,5 +24,10 @@ app.conf.update(
     beat_schedule={
         "sweep-outbox": {"task": "chasqui.sweep_outbox", "schedule": 60.0,
                          "options": {"queue": settings.queue}},
+        "sweep-deadlines": {"task": "chasqui.sweep_deadlines", "schedule": 60.0,
+                            "options": {"queue": settings.queue}},
+        # Issue 7: hourly, but an address gets at most one digest per UTC day.
+        "send-digests": {"task": "chasqui.send_digests", "schedule": 3600.0,
+                         "options": {"queue": settings.queue}},
     },
 )

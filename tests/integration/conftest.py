@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
+from tests.services_available import truncate_all
+
 from service.app import create_app
 from service.config import from_env
 from tests.integration.smtp_sink import SmtpServer
@@ -52,10 +54,7 @@ def app(env):
     yield app
     db = app.extensions["chasqui"].db
     with db.engine.begin() as conn:
-        conn.execute(text("ALTER TABLE events DISABLE TRIGGER events_immutable"))
-        conn.execute(text("DELETE FROM local_mail; DELETE FROM outbox; DELETE FROM events; "
-                          "DELETE FROM seats; DELETE FROM games"))
-        conn.execute(text("ALTER TABLE events ENABLE TRIGGER events_immutable"))
+        truncate_all(conn)
     db.engine.dispose()
 
 

@@ -1,7 +1,9 @@
 """A real SMTP server (aiosmtpd) that keeps what it receives, deduped by Message-ID,
-and can be told to answer with a failure code."""
+and can be told to answer with a failure code, or to be slow (``delay``): a slow server keeps
+a sender busy mid-send, so a test can kill the sender while it waits for the final reply."""
 from __future__ import annotations
 
+import asyncio
 import email
 import socket
 import threading
@@ -24,9 +26,16 @@ class Sink:
         self.raw_by_id: dict[str, list[bytes]] = {}
         self.order: list[str] = []
         self.reply_code: str | None = None  # e.g. "451 try later" or "550 no such user"
+        self.delay: float = 0.0  # seconds between keeping a message and answering 250
+        self.entered = 0         # DATA commands seen (whatever the answer)
+        self.refused = 0         # DATA commands answered with ``reply_code``
 
     async def handle_DATA(self, server, session, envelope):
+        with self.lock:
+            self.entered += 1
         if self.reply_code:
+            with self.lock:
+                self.refused += 1
             return self.reply_code
         message = email.message_from_bytes(envelope.content, policy=policy.default)
         mid = message["Message-ID"]
@@ -35,7 +44,16 @@ class Sink:
             if mid not in self.messages:
                 self.messages[mid] = message
                 self.order.append(mid)
+        if self.delay:
+            # kept first, answered later: a sender killed now never hears the 250, retries,
+            # and the retry must be the very same bytes under the same Message-ID
+            await asyncio.sleep(self.delay)
         return "250 OK"
+
+    def duplicates(self) -> dict[str, list[bytes]]:
+        """Message-IDs received more than once (a retry after a lost 250), with their bytes."""
+        with self.lock:
+            return {mid: list(raws) for mid, raws in self.raw_by_id.items() if len(raws) > 1}
 
     def received(self, to: str | None = None):
         with self.lock:

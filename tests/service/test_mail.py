@@ -81,3 +81,16 @@ def test_delivery_is_idempotent(app, new_game):
     with app.app_context():
         assert svc.deliver(first.id) == "sent"
     assert len(mails(app)) == 3
+
+
+def test_a_rebuilt_message_is_byte_identical(app, new_game):
+    """A retry after a crash must send the very same bytes (Message-ID and MIME boundary)."""
+    from service.games import load
+    from service.mail import build_message
+    new_game(players=3)
+    svc = app.extensions["chasqui"]
+    with app.app_context(), svc.db.reading() as session:
+        row = session.get(OutboxRow, outbox(app)[0].id)
+        first = build_message(svc.settings, load(session, row.game_id, upto=row.seq), row).as_bytes()
+        again = build_message(svc.settings, load(session, row.game_id, upto=row.seq), row).as_bytes()
+    assert first == again

@@ -8,6 +8,8 @@ from datetime import datetime, timezone
 import pytest
 from sqlalchemy import text
 
+from tests.services_available import truncate_all
+
 from service import store
 from service.db import Database
 from service.models import GameRow
@@ -26,9 +28,7 @@ def db(request, tmp_path):
     yield database
     if request.param == "postgresql":
         with database.engine.begin() as conn:
-            conn.execute(text("ALTER TABLE events DISABLE TRIGGER events_immutable"))
-            conn.execute(text("DELETE FROM local_mail; DELETE FROM outbox; DELETE FROM events; DELETE FROM seats; DELETE FROM games"))
-            conn.execute(text("ALTER TABLE events ENABLE TRIGGER events_immutable"))
+            truncate_all(conn)
     database.engine.dispose()
 
 

@@ -143,35 +143,68 @@ def placements(state: dict, card_id: str, net: set[str], discount: int, budget: 
     A Start card goes only to its own spot beside Cusco (Machu Picchu: its own column);
     any other card goes into its region's column, never edge-to-edge with Cusco, joined by one
     road to a location on the builder's road system that carries no Route Restriction."""
-    card = CARDS[card_id]
-    table = state["table"]
     found = []
-    if card["type"] == "start":
-        at = key(*START_SPOTS[card_id])
-        if at in table:
-            return found
-        candidates = [(at, CUSCO_KEY)]
-    else:
-        candidates = []
-        for via in net:
-            if table[via]["restricted"]:
-                continue
-            for at in neighbours(via):
-                candidates.append((at, via))
-    for at, via in candidates:
-        if at in table:
-            continue
-        col, row = pos(at)
-        if card["type"] != "start" and (not column_allows(card, col) or orth_next_to_cusco(col, row)):
-            continue
-        numbers = road_numbers(table[via]["card"], via, card_id, at)
-        if numbers is None:
-            continue
-        tokens = road_cost(numbers, discount)
-        if tokens + card["fame"] <= budget:
+    for at, via in placement_candidates(state, card_id, net):
+        tokens = placement_cost(state, card_id, at, via, discount, budget)
+        if tokens is not None:
             found.append((at, via, tokens))
     found.sort(key=lambda p: (pos(p[0])[1], pos(p[0])[0], pos(p[1])[1], pos(p[1])[0]))
     return found
+
+
+def can_place(state: dict, card_id: str, net: set[str], discount: int, budget: int) -> bool:
+    """``bool(placements(...))``, stopping at the first spot found."""
+    for at, via in placement_candidates(state, card_id, net):
+        if placement_cost(state, card_id, at, via, discount, budget) is not None:
+            return True
+    return False
+
+
+def placement(state: dict, card_id: str, at, via, net: set[str], discount: int,
+              budget: int) -> int | None:
+    """The road tokens of the one ``placements`` entry ``(at, via, tokens)``, or ``None`` when
+    ``placements`` does not list ``(at, via)`` (checked directly, without listing them all)."""
+    if not isinstance(at, str) or not isinstance(via, str):
+        return None
+    table = state["table"]
+    if CARDS[card_id]["type"] == "start":
+        if via != CUSCO_KEY or at != key(*START_SPOTS[card_id]):
+            return None
+    elif via not in net or table[via]["restricted"] or at not in neighbours(via):
+        return None
+    return placement_cost(state, card_id, at, via, discount, budget)
+
+
+def placement_candidates(state: dict, card_id: str, net: set[str]):
+    """The ``(at, via)`` pairs ``placements`` considers (its geometry, before the rules)."""
+    table = state["table"]
+    if CARDS[card_id]["type"] == "start":
+        yield key(*START_SPOTS[card_id]), CUSCO_KEY
+        return
+    for via in net:
+        if table[via]["restricted"]:
+            continue
+        for at in neighbours(via):
+            yield at, via
+
+
+def placement_cost(state: dict, card_id: str, at: str, via: str, discount: int,
+                   budget: int) -> int | None:
+    """Road tokens to build ``card_id`` at ``at`` joined to ``via`` (one candidate of
+    ``placement_candidates``) if the rules allow it and the budget pays it, else ``None``."""
+    card = CARDS[card_id]
+    table = state["table"]
+    if at in table:
+        return None
+    if card["type"] != "start":
+        col, row = pos(at)
+        if not column_allows(card, col) or orth_next_to_cusco(col, row):
+            return None
+    numbers = road_numbers(table[via]["card"], via, card_id, at)
+    if numbers is None:
+        return None
+    tokens = road_cost(numbers, discount)
+    return tokens if tokens + card["fame"] <= budget else None
 
 
 def road_options(state: dict, seat: int, net: set[str], discount: int, budget: int):
@@ -181,15 +214,43 @@ def road_options(state: dict, seat: int, net: set[str], discount: int, budget: i
     for a in sorted(table, key=lambda k: (pos(k)[1], pos(k)[0])):
         if table[a]["restricted"]:
             continue
-        for b in neighbours(a) if table[a]["card"] != MACHU_PICCHU else [CUSCO_KEY]:
-            if b not in table or table[b]["restricted"] or not (a in net or b in net):
-                continue
-            if (pos(b)[1], pos(b)[0]) < (pos(a)[1], pos(a)[0]) and table[a]["card"] != MACHU_PICCHU:
-                continue
-            numbers = road_numbers(table[a]["card"], a, table[b]["card"], b)
-            if numbers is None or has_road(state, a, b, seat):
-                continue
-            tokens = road_cost(numbers, discount)
-            if tokens <= budget:
+        for b in road_ends(table, a):
+            tokens = road_cost_between(state, seat, a, b, net, discount, budget)
+            if tokens is not None:
                 found.append((a, b, tokens))
     return found
+
+
+def road_option(state: dict, seat: int, a, b, net: set[str], discount: int,
+                budget: int) -> int | None:
+    """The tokens of the one ``road_options`` entry ``(a, b, tokens)``, or ``None`` when
+    ``road_options`` does not list ``(a, b)`` (checked directly, without listing them all)."""
+    table = state["table"]
+    if not isinstance(a, str) or not isinstance(b, str) or a not in table or table[a]["restricted"]:
+        return None
+    if b not in road_ends(table, a):
+        return None
+    return road_cost_between(state, seat, a, b, net, discount, budget)
+
+
+def road_ends(table: dict, a: str):
+    """Where ``road_options`` looks for the other end of a road from ``a``."""
+    return neighbours(a) if table[a]["card"] != MACHU_PICCHU else (CUSCO_KEY,)
+
+
+def road_cost_between(state: dict, seat: int, a: str, b: str, net: set[str], discount: int,
+                      budget: int) -> int | None:
+    """Tokens for a new road from ``a`` (unrestricted, on the table) to ``b`` (one of
+    ``road_ends``) if the rules allow it and the budget pays it, else ``None``.  Each road is
+    listed once: from its end that comes first north to south, west to east (Machu Picchu:
+    always from Machu Picchu)."""
+    table = state["table"]
+    if b not in table or table[b]["restricted"] or not (a in net or b in net):
+        return None
+    if (pos(b)[1], pos(b)[0]) < (pos(a)[1], pos(a)[0]) and table[a]["card"] != MACHU_PICCHU:
+        return None
+    numbers = road_numbers(table[a]["card"], a, table[b]["card"], b)
+    if numbers is None or has_road(state, a, b, seat):
+        return None
+    tokens = road_cost(numbers, discount)
+    return tokens if tokens <= budget else None

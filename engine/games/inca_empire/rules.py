@@ -122,9 +122,22 @@ def show_options(state: dict, seat: int) -> list[dict]:
     shown = state["draft"]["shown"][seat]
     if len(shown) >= draft_need(state, seat):
         return []
-    return [{"type": "show", "card": c,
-             "label": f"Show {CARDS[c]['name']} ({c}) for the draft ({len(shown) + 1} of 2)"}
-            for c in draftable(state, seat) if c not in shown]
+    return [show_action(c, len(shown)) for c in draftable(state, seat) if c not in shown]
+
+
+def show_option(state: dict, seat: int, card) -> dict | None:
+    """The ``show_options`` entry for ``card``, or ``None`` if it is not listed (checked
+    directly, without listing them all)."""
+    shown = state["draft"]["shown"][seat]
+    if (isinstance(card, str) and card in state["hands"][seat] and CARDS[card]["type"] != "start"
+            and card not in shown and len(shown) < draft_need(state, seat)):
+        return show_action(card, len(shown))
+    return None
+
+
+def show_action(card: str, already: int) -> dict:
+    return {"type": "show", "card": card,
+            "label": f"Show {CARDS[card]['name']} ({card}) for the draft ({already + 1} of 2)"}
 
 
 def apply_show(state: dict, seat: int, card: str) -> None:
@@ -153,9 +166,20 @@ def reveal(state: dict) -> None:
 
 
 def pick_options(state: dict, seat: int) -> list[dict]:
-    return [{"type": "take", "card": p["card"],
-             "label": f"Take {CARDS[p['card']]['name']} ({p['card']}), shown by {state['players'][p['from']]}"}
-            for p in state["draft"]["pool"]]
+    return [take_action(state, p) for p in state["draft"]["pool"]]
+
+
+def pick_option(state: dict, seat: int, card) -> dict | None:
+    """The ``pick_options`` entry for ``card``, or ``None`` if it is not listed."""
+    for p in state["draft"]["pool"]:
+        if p["card"] == card:
+            return take_action(state, p)
+    return None
+
+
+def take_action(state: dict, p: dict) -> dict:
+    return {"type": "take", "card": p["card"],
+            "label": f"Take {CARDS[p['card']]['name']} ({p['card']}), shown by {state['players'][p['from']]}"}
 
 
 def apply_take(state: dict, seat: int, card: str) -> None:

@@ -1,0 +1,24 @@
+"""The baseline web app for ``bench.http``: bare Flask + SQLAlchemy, one endpoint that inserts
+one row in its own transaction (what any database-backed POST costs at least)."""
+from __future__ import annotations
+
+import os
+
+from flask import Flask, jsonify, request
+from sqlalchemy import create_engine, text
+
+engine = create_engine(os.environ["BENCH_DATABASE_URL"], pool_size=10, max_overflow=20)
+with engine.begin() as conn:
+    conn.execute(text("CREATE TABLE IF NOT EXISTS bench_rows "
+                      "(id serial PRIMARY KEY, payload jsonb NOT NULL)"))
+
+app = Flask(__name__)
+
+
+@app.post("/row")
+def row():
+    body = request.get_json()
+    with engine.begin() as conn:
+        new_id = conn.execute(text("INSERT INTO bench_rows (payload) VALUES (CAST(:p AS jsonb)) "
+                                   "RETURNING id"), {"p": request.get_data(as_text=True)}).scalar()
+    return jsonify(id=new_id, seq=body.get("seq"))

@@ -1,0 +1,179 @@
+"""Moves per second through gunicorn + PostgreSQL, against a baseline in the same run.
+
+Two gunicorn servers with the same settings (2 gthread workers x 4 threads) on a throwaway
+PostgreSQL database: Chasqui (``service.wsgi:app``, Redis dispatch to a throwaway queue, as
+deployed) and a bare Flask + SQLAlchemy app whose one POST inserts one row
+(``bench.bare_app``).  The same client threads (keep-alive HTTP) drive each for the same time;
+Chasqui's requests are real Incan Gold moves (``POST /api/play/<secret>``: authorise, load the
+events, replay, validate, append with the hash chain, write the outbox, commit, dispatch).
+
+    python -m bench.http [--seconds 8] [--clients 8]
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import platform
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ADMIN = "bench-admin"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, target: str, env: dict):
+        self.port = free_port()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}",
+             "--workers", "2", "--threads", "4", "--worker-class", "gthread",
+             "--log-level", "warning", target],
+            cwd=ROOT, env={**os.environ, **env, "PYTHONPATH": str(ROOT)})
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), 0.5).close()
+                time.sleep(0.5)
+                return
+            except OSError:
+                time.sleep(0.2)
+        raise SystemExit(f"{target} did not start")
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(20)
+
+
+class Client:
+    def __init__(self, port: int):
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def call(self, method: str, path: str, body=None, headers=None):
+        self.conn.request(method, path, body=None if body is None else json.dumps(body),
+                          headers={"Content-Type": "application/json", **(headers or {})})
+        response = self.conn.getresponse()
+        return response.status, json.loads(response.read() or b"null")
+
+
+def chasqui_driver(port: int, stop_at: float, latencies: list, errors: list):
+    client = Client(port)
+    game = None
+    while time.monotonic() < stop_at:
+        if game is None or game["outcome"] is not None or not game["to_act"]:
+            status, created = client.call("POST", "/api/games", {
+                "game": "incan_gold", "players": [{"name": f"P{i}", "email": f"p{i}@bench.test"}
+                                                  for i in range(4)]},
+                {"Authorization": f"Bearer {ADMIN}"})
+            assert status == 201, created
+            secrets_ = [s["play_url"].rsplit("/play/", 1)[1] for s in created["seats"]]
+            game = {"secrets": secrets_, "seq": 1, "to_act": [0, 1, 2, 3], "outcome": None}
+        last = None
+        for seat in list(game["to_act"]):
+            path = f"/api/play/{game['secrets'][seat]}"
+            started = time.perf_counter()
+            status, body = client.call("POST", path, {"action": {"type": "stay"}, "seq": game["seq"]})
+            latencies.append(time.perf_counter() - started)
+            if status != 200:
+                errors.append((status, body))
+                _, last = client.call("GET", path)
+                break
+            last = body
+        game.update(seq=last["seq"], to_act=last["to_act"], outcome=last["outcome"])
+
+
+def bare_driver(port: int, stop_at: float, latencies: list, errors: list):
+    client = Client(port)
+    seq = 0
+    while time.monotonic() < stop_at:
+        seq += 1
+        started = time.perf_counter()
+        status, body = client.call("POST", "/row", {"action": {"type": "stay"}, "seq": seq})
+        latencies.append(time.perf_counter() - started)
+        if status != 200:
+            errors.append((status, body))
+
+
+def drive(driver, port: int, seconds: float, clients: int) -> dict:
+    warm: list = []
+    driver(port, time.monotonic() + 1.0, warm, [])  # warm up both gunicorn workers' pools
+    latencies: list[float] = []
+    errors: list = []
+    stop_at = time.monotonic() + seconds
+    started = time.monotonic()
+    threads = [threading.Thread(target=driver, args=(port, stop_at, latencies, errors))
+               for _ in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.monotonic() - started
+    q = statistics.quantiles(latencies, n=100)
+    return {"rate": len(latencies) / elapsed, "n": len(latencies), "errors": len(errors),
+            "p50": q[49] * 1e3, "p99": q[98] * 1e3}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=8)
+    parser.add_argument("--clients", type=int, default=8)
+    args = parser.parse_args()
+
+    from service.db import Database
+    from tests.services_available import fresh_postgres_database, redis_url
+
+    url, drop = fresh_postgres_database()
+    queue = f"chasqui-bench-{secrets.token_hex(4)}"
+    redis = redis_url()
+    env = {"CHASQUI_DATABASE_URL": url, "CHASQUI_REDIS_URL": redis, "CHASQUI_QUEUE": queue,
+           "CHASQUI_SMTP_URL": "smtp://127.0.0.1:1", "CHASQUI_BASE_URL": "http://bench.test",
+           "CHASQUI_SECRET_KEY": "bench", "CHASQUI_ADMIN_TOKEN": ADMIN, "BENCH_DATABASE_URL": url,
+           "CHASQUI_RATE_LIMIT": "off"}  # one client address would hit the per-address limit
+    servers = []
+    try:
+        db = Database(url)
+        db.upgrade()
+        db.engine.dispose()
+        results = {}
+        for name, target, driver in (("bare Flask+SQLAlchemy insert", "bench.bare_app:app", bare_driver),
+                                     ("Chasqui move", "service.wsgi:app", chasqui_driver)):
+            server = Server(target, env)
+            servers.append(server)
+            results[name] = drive(driver, server.port, args.seconds, args.clients)
+            server.stop()
+    finally:
+        for server in servers:
+            if server.process.poll() is None:
+                server.stop()
+        import redis as redis_lib
+
+        redis_lib.Redis.from_url(redis).delete(queue)
+        drop()
+    print(f"# http  {platform.python_implementation()} {platform.python_version()}  "
+          f"{os.cpu_count()} CPUs  {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC  "
+          f"gunicorn 2 gthread workers x 4 threads, {args.clients} keep-alive clients, "
+          f"{args.seconds:.0f} s each")
+    print(f"{'':<30}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'requests':>10}{'errors':>8}")
+    for name, r in results.items():
+        print(f"{name:<30}{r['rate']:>9.0f}{r['p50']:>9.1f}{r['p99']:>9.1f}{r['n']:>10}{r['errors']:>8}")
+    base, move = results["bare Flask+SQLAlchemy insert"], results["Chasqui move"]
+    print(f"ratio: Chasqui moves/s = {move['rate'] / base['rate']:.2f} x bare inserts/s; "
+          f"p50 {move['p50'] / base['p50']:.1f} x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,343 @@
+"""Pending games and invitations: the commands (no Flask here; the pages are in
+``organiser``, ``invitation_pages`` and ``lobby``).
+
+A signed-in organiser describes a game; every invited address gets one invitation mail
+(through the account outbox, in the same transaction).  An invitation is accepted or declined
+by a POST from its landing page; it expires after 7 days.  The game itself -- its GameRow,
+seats and ``GameCreated`` event, through ``service.games.create_game`` -- exists only once
+every seat has accepted, so no turn mail can ever go to an address that has not accepted.
+The organiser may replace a declined, expired or silent invitee; an address that declines
+may block further invitations from that organiser.  Open games also take seats from the
+lobby: a visitor leaves an address and confirms by the same kind of mail.
+
+Every command validates first and raises before writing anything, so bad input changes
+nothing (the caller's unit of work rolls back besides)."""
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from itsdangerous import BadSignature, URLSafeSerializer
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from engine import IllegalAction, get_game
+from service import games, preferences, timekeeping
+from service.accounts import addresses, admin_link, mailer, quotas
+from service.models import AccountRow, InvitationBlockRow, InvitationRow, PendingGameRow
+from service.store import utc
+
+LIFETIME = timedelta(days=7)
+JOIN_LIFETIME = timedelta(days=1)
+SALT = "chasqui-invite-v1"
+SEAT_ORDERS = {"random": "random", "as_entered": "as entered"}
+LANGUAGES = preferences.LANGUAGES  # the game's mail language (issue 7's catalogues)
+# Editions and variants offered on the form, per game (the engine validates them again).
+OPTION_CHOICES: dict[str, dict[str, list[tuple[str, str]]]] = {
+    "incan_gold": {"artifacts": [("2018", "2018 edition (artifacts in printed order)"),
+                                 ("classic", "classic (artifacts shuffled)")]},
+}
+MAX_NAME = 80
+
+
+class InvitationError(Exception):
+    """Refused; nothing was changed.  ``status`` is the HTTP answer."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass
+class Draft:
+    """What the new-game form says."""
+    game: str
+    players: int
+    options: dict
+    clock: dict
+    language: str
+    seat_order: str
+    open: bool
+    organiser_name: str
+    organiser_seat: bool
+    invitees: list[tuple[str, str]]  # (name, raw address)
+
+
+def link_token(settings, invitation: InvitationRow) -> str:
+    return URLSafeSerializer(settings.secret_key, salt=SALT).dumps([invitation.id, invitation.nonce])
+
+
+def read_link(session: Session, settings, token: str) -> InvitationRow:
+    try:
+        data = URLSafeSerializer(settings.secret_key, salt=SALT).loads(token)
+    except BadSignature:
+        raise InvitationError(403, "This invitation link is not valid (forged or mistyped).") from None
+    if not (isinstance(data, list) and len(data) == 2 and isinstance(data[0], int)
+            and isinstance(data[1], str)):
+        raise InvitationError(403, "This invitation link is not valid.")
+    row = session.get(InvitationRow, data[0])
+    if row is None or not secrets.compare_digest(row.nonce, data[1]):
+        raise InvitationError(403, "This invitation link is not valid.")
+    return row
+
+
+def state_of(invitation: InvitationRow, now: datetime) -> str:
+    """pending, accepted, declined, replaced, withdrawn -- or expired (a pending one past its
+    time; computed, so nothing has to run at the moment it expires)."""
+    if invitation.status == "pending" and utc(invitation.expires_at) <= now:
+        return "expired"
+    return invitation.status
+
+
+def invitations_of(session: Session, pending_id: str) -> list[InvitationRow]:
+    return list(session.scalars(select(InvitationRow).where(InvitationRow.pending_id == pending_id)
+                                .order_by(InvitationRow.position, InvitationRow.id)))
+
+
+def live(invitations: list[InvitationRow], now: datetime) -> list[InvitationRow]:
+    """The invitations that hold a seat: accepted, or pending and not expired."""
+    return [i for i in invitations if state_of(i, now) in ("accepted", "pending")]
+
+
+def free_seats(session: Session, pending: PendingGameRow, now: datetime) -> int:
+    return max(pending.players - len(live(invitations_of(session, pending.id), now)), 0)
+
+
+def _name(raw: str, what: str) -> str:
+    name = " ".join((raw or "").split())
+    if not name:
+        raise InvitationError(400, f"{what} needs a name")
+    if len(name) > MAX_NAME:
+        raise InvitationError(400, f"{what}: the name is longer than {MAX_NAME} characters")
+    return name
+
+
+def _address(raw: str, what: str) -> str:
+    try:
+        return addresses.normalise(raw)
+    except addresses.BadAddress as error:
+        raise InvitationError(400, f"{what}: {error}") from None
+
+
+def _blocked(session: Session, organiser_id: int, address: str) -> bool:
+    return session.get(InvitationBlockRow, (organiser_id, address)) is not None
+
+
+def validate(draft: Draft) -> tuple[dict, dict]:
+    """Game, count, options and clock through the engine and timekeeping; returns the
+    (options, clock) to store.  Raises IllegalAction or InvitationError."""
+    game = get_game(draft.game)
+    if not game.min_players <= draft.players <= game.max_players:
+        raise InvitationError(400, f"{game.title} is for {game.min_players} to {game.max_players} "
+                                   f"players, not {draft.players}")
+    if not isinstance(draft.options, dict):
+        raise IllegalAction("options must be a JSON object")
+    game.setup([f"seat {i}" for i in range(draft.players)], 0, draft.options)  # bad option: raises
+    clock = timekeeping.parse_clock(draft.clock).to_json()
+    if draft.language not in LANGUAGES:
+        raise InvitationError(400, f"language must be one of {', '.join(LANGUAGES)}")
+    if draft.seat_order not in SEAT_ORDERS:
+        raise InvitationError(400, f"seat order must be one of {', '.join(SEAT_ORDERS)}")
+    return dict(draft.options), clock
+
+
+def create_pending(session: Session, settings, organiser: AccountRow, draft: Draft,
+                   now: datetime) -> tuple[PendingGameRow, list[int], games.Outcome | None]:
+    """The organiser's new game: returns (pending game, account mail ids, start outcome)."""
+    options, clock = validate(draft)
+    organiser_name = _name(draft.organiser_name, "you")
+    invitees = [(_name(name, f"player {i + 1}"), _address(email, f"player {i + 1}"))
+                for i, (name, email) in enumerate(draft.invitees)]
+    seated = 1 if draft.organiser_seat else 0
+    if seated + len(invitees) > draft.players:
+        raise InvitationError(400, f"{seated + len(invitees)} players for {draft.players} seats")
+    if not draft.open and seated + len(invitees) != draft.players:
+        raise InvitationError(400, f"{draft.players} seats need {draft.players - seated} invited "
+                                   f"players, not {len(invitees)} (or make the game open, so the "
+                                   "lobby fills the other seats)")
+    taken = [organiser.email] if draft.organiser_seat else []
+    for name, address in invitees:
+        if address in taken:
+            raise InvitationError(400, f"{address} is in the game twice")
+        taken.append(address)
+        if _blocked(session, organiser.id, address):
+            raise InvitationError(403, f"{address} has asked not to get invitations from you")
+    quotas.check_organiser(session, organiser.id, now, settings.invites_per_day, len(invitees))
+    if not organiser.name:
+        organiser.name = organiser_name
+    pending = PendingGameRow(
+        id=secrets.token_urlsafe(9), organiser_id=organiser.id, organiser_name=organiser_name,
+        game=draft.game, options=options, clock=clock, language=draft.language,
+        players=draft.players, seat_order=draft.seat_order, open=draft.open, status="inviting",
+        created_at=now, updated_at=now)
+    session.add(pending)
+    session.flush()
+    if draft.organiser_seat:
+        session.add(InvitationRow(
+            pending_id=pending.id, position=0, name=organiser_name, email=organiser.email,
+            nonce=secrets.token_urlsafe(16), via="organiser", status="accepted", created_at=now,
+            expires_at=now, responded_at=now))
+    mail_ids = []
+    for position, (name, address) in enumerate(invitees, start=seated):
+        row = InvitationRow(pending_id=pending.id, position=position, name=name, email=address,
+                            nonce=secrets.token_urlsafe(16), via="invite", status="pending",
+                            created_at=now, expires_at=now + LIFETIME)
+        session.add(row)
+        session.flush()
+        mail_ids.append(mailer.queue(session, "invitation", row.id, address, now,
+                                     settings.mail_domain).id)
+    return pending, mail_ids, maybe_start(session, pending, now, settings.mail_domain)
+
+
+def _lock(session: Session, pending_id: str) -> PendingGameRow:
+    """The pending game, locked (PostgreSQL: FOR UPDATE), so two last acceptances cannot both
+    start it; SQLite serialises writers anyway."""
+    pending = session.scalars(select(PendingGameRow).where(PendingGameRow.id == pending_id)
+                              .with_for_update()).first()
+    if pending is None:
+        raise InvitationError(404, "no such game")
+    return pending
+
+
+def _still_inviting(pending: PendingGameRow) -> None:
+    if pending.status == "started":
+        raise InvitationError(409, "This game has started already; nothing was changed.")
+    if pending.status != "inviting":
+        raise InvitationError(410, "The organiser cancelled this game.")
+
+
+def respond(session: Session, settings, token: str, accept: bool, block: bool,
+            now: datetime) -> tuple[InvitationRow, games.Outcome | None]:
+    """Accept or decline (from the landing page's POST).  The last acceptance starts the game."""
+    invitation = read_link(session, settings, token)
+    pending = _lock(session, invitation.pending_id)
+    session.refresh(invitation)
+    state = state_of(invitation, now)
+    if state in ("accepted", "declined") and (state == "accepted") == accept:
+        return invitation, None  # a double click: the same answer again changes nothing
+    _still_inviting(pending)
+    if state == "expired":
+        raise InvitationError(410, "This invitation expired (invitations last 7 days); ask the "
+                                   f"organiser, {pending.organiser_name}, for a new one.")
+    if state != "pending":
+        raise InvitationError(410, {"accepted": "You accepted this invitation already.",
+                                    "declined": "You declined this invitation already.",
+                                    }.get(state, "This invitation was withdrawn by the organiser."))
+    invitation.status = "accepted" if accept else "declined"
+    invitation.responded_at = now
+    pending.updated_at = now
+    if not accept:
+        if block and not _blocked(session, pending.organiser_id, invitation.email):
+            session.add(InvitationBlockRow(organiser_id=pending.organiser_id,
+                                           email=invitation.email, created_at=now))
+        session.flush()
+        return invitation, None
+    session.flush()
+    return invitation, maybe_start(session, pending, now, settings.mail_domain)
+
+
+def maybe_start(session: Session, pending: PendingGameRow, now: datetime,
+                domain: str) -> games.Outcome | None:
+    """When every seat has accepted: create the game (GameCreated, seats, start mail)."""
+    accepted = [i for i in invitations_of(session, pending.id) if i.status == "accepted"]
+    if pending.status != "inviting" or len(accepted) < pending.players:
+        return None
+    players = [{"name": i.name, "email": i.email} for i in accepted[:pending.players]]
+    if pending.seat_order == "random":
+        secrets.SystemRandom().shuffle(players)
+    game_id, outcome = games.create_game(
+        session, pending.game, players, None, pending.options, f"organiser:{pending.organiser_id}",
+        now, domain, clock=pending.clock)
+    pending.status, pending.game_id, pending.updated_at = "started", game_id, now
+    if pending.language != preferences.DEFAULT_LANGUAGE:  # players may change it per game later
+        for seat in range(len(players)):
+            preferences.set_preference(session, game_id, seat, now, language=pending.language)
+    organiser = session.get(AccountRow, pending.organiser_id)
+    admin_link.make_game_admin(session, organiser.email, game_id, now)
+    return outcome
+
+
+def own_pending(session: Session, organiser: AccountRow, pending_id: str) -> PendingGameRow:
+    pending = session.get(PendingGameRow, pending_id)
+    if pending is None or pending.organiser_id != organiser.id:
+        raise InvitationError(404, "You have no game with that id.")
+    return pending
+
+
+def replace(session: Session, settings, organiser: AccountRow, pending_id: str,
+            invitation_id: int, name: str, email: str, now: datetime) -> int:
+    """Invite someone else in place of a declined, expired or silent invitee; the old link
+    stops working.  Returns the new invitation's account mail id."""
+    own_pending(session, organiser, pending_id)
+    pending = _lock(session, pending_id)
+    _still_inviting(pending)
+    old = session.get(InvitationRow, invitation_id)
+    if old is None or old.pending_id != pending.id:
+        raise InvitationError(404, "no such invitation in this game")
+    if old.via == "organiser" or state_of(old, now) not in ("pending", "expired", "declined"):
+        raise InvitationError(409, f"{old.email} has {state_of(old, now)}; only a declined, "
+                                   "expired or unanswered invitation can be replaced")
+    name = _name(name, "the new player")
+    address = _address(email, "the new player")
+    others = [i.email for i in live(invitations_of(session, pending.id), now) if i.id != old.id]
+    if address in others:
+        raise InvitationError(400, f"{address} is in this game already")
+    if _blocked(session, organiser.id, address):
+        raise InvitationError(403, f"{address} has asked not to get invitations from you")
+    quotas.check_organiser(session, organiser.id, now, settings.invites_per_day, 1)
+    if old.status == "pending":
+        old.status = "replaced"
+    row = InvitationRow(pending_id=pending.id, position=old.position, name=name, email=address,
+                        nonce=secrets.token_urlsafe(16), via="invite", status="pending",
+                        created_at=now, expires_at=now + LIFETIME)
+    session.add(row)
+    session.flush()
+    pending.updated_at = now  # a declined one stays "declined": the answer stays on record
+    return mailer.queue(session, "invitation", row.id, address, now, settings.mail_domain).id
+
+
+def cancel(session: Session, organiser: AccountRow, pending_id: str, now: datetime) -> None:
+    own_pending(session, organiser, pending_id)
+    pending = _lock(session, pending_id)
+    _still_inviting(pending)
+    pending.status, pending.updated_at = "cancelled", now
+    for invitation in invitations_of(session, pending.id):
+        if invitation.status == "pending":
+            invitation.status = "withdrawn"
+
+
+def open_games(session: Session, now: datetime, limit: int = 100) -> list[tuple[PendingGameRow, int]]:
+    rows = session.scalars(select(PendingGameRow).where(
+        PendingGameRow.open.is_(True), PendingGameRow.status == "inviting")
+        .order_by(PendingGameRow.created_at.desc()).limit(limit))
+    listed = [(row, free_seats(session, row, now)) for row in rows]
+    return [(row, free) for row, free in listed if free > 0]
+
+
+def join(session: Session, settings, pending_id: str, name: str, email: str,
+         now: datetime) -> int:
+    """A lobby visitor asks for a seat in an open game: one confirmation mail, whose landing
+    page is the invitation's.  Returns the account mail id."""
+    pending = _lock(session, pending_id)
+    if not pending.open:
+        raise InvitationError(404, "no such open game")
+    _still_inviting(pending)
+    name = _name(name, "you")
+    address = _address(email, "your address")
+    current = live(invitations_of(session, pending.id), now)
+    if len(current) >= pending.players:
+        raise InvitationError(409, "Every seat of this game is taken.")
+    if address in [i.email for i in current]:
+        raise InvitationError(409, f"{address} has a seat (or an open invitation) in this game already")
+    if _blocked(session, pending.organiser_id, address):
+        raise InvitationError(403, f"{address} has asked not to get invitations from this organiser")
+    quotas.check_address(session, address, now, settings.signin_per_hour)
+    position = max([i.position for i in invitations_of(session, pending.id)] or [0]) + 1
+    row = InvitationRow(pending_id=pending.id, position=position, name=name, email=address,
+                        nonce=secrets.token_urlsafe(16), via="join", status="pending",
+                        created_at=now, expires_at=now + JOIN_LIFETIME)
+    session.add(row)
+    session.flush()
+    pending.updated_at = now
+    return mailer.queue(session, "join", row.id, address, now, settings.mail_domain).id

@@ -1,0 +1,180 @@
+"""The outbox of mail that belongs to no game yet: sign-in links, invitations, lobby join
+confirmations.
+
+The same pattern as the game outbox (``service.delivery``): a row is written in the same
+transaction as what made the mail owed; after commit it is delivered in-process (embedded
+default) or queued as the Celery task ``chasqui.deliver_account_mail``; the beat's
+``sweep_outbox`` also picks up rows whose task was lost.  The message is a pure function of
+the row and the row it refers to, with a fixed Message-ID and MIME boundary, so a retry
+after a crash sends the very same bytes (at least once; receivers dedupe on Message-ID)."""
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from email.utils import format_datetime, formataddr
+from typing import Iterable
+
+from flask import render_template
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from engine import GAMES
+from service.config import Settings
+from service.db import Database
+from service.delivery import MAX_ATTEMPTS, backoff, transport_for
+from service.models import AccountMailRow, InvitationRow, PendingGameRow, SignInTokenRow
+from service.store import utc
+from service.timekeeping import parse_clock
+from service.transport import PermanentFailure, TemporaryFailure
+
+log = logging.getLogger(__name__)
+
+TASK = "chasqui.deliver_account_mail"
+KINDS = ("sign_in", "invitation", "join")
+
+
+def queue(session: Session, kind: str, ref_id: int, to_addr: str, now: datetime,
+          domain: str) -> AccountMailRow:
+    row = AccountMailRow(kind=kind, ref_id=ref_id, to_addr=to_addr, status="pending",
+                         attempts=0, next_attempt_at=now, created_at=now,
+                         # random part: ids restart in a new database, and a receiver that
+                         # saw the old Message-ID would drop the new mail as a duplicate
+                         message_id=f"<account.{kind}.{ref_id}.{secrets.token_hex(6)}@{domain}>")
+    session.add(row)
+    session.flush()
+    return row
+
+
+def dispatch(svc, ids: Iterable[int]) -> None:
+    """After commit.  Embedded default: deliver now.  With Redis: one task per row by name
+    (the service never imports the workers); a broker failure leaves the row to the sweep."""
+    ids = list(ids)
+    if svc.settings.embedded_tasks:
+        for mail_id in ids:
+            try:
+                deliver(svc.db, svc.settings, mail_id, svc.clock())
+            except Exception:  # noqa: BLE001  a mail problem must never undo the command
+                log.exception("in-process delivery of account mail %s failed; left pending", mail_id)
+        return
+    client = getattr(svc.dispatch, "client", None)
+    if client is None:
+        return
+    for done, mail_id in enumerate(ids):
+        try:
+            client.send_task(TASK, args=[mail_id], queue=svc.settings.queue, retry=False)
+        except Exception as error:  # noqa: BLE001  the sweep will deliver it
+            log.warning("could not queue account mail %s (%s); the sweep will deliver %s",
+                        mail_id, error, ids[done:])
+            return
+
+
+def deliver(db: Database, settings: Settings, mail_id: int, now: datetime, transport=None) -> str:
+    """Deliver one row (inside an app context, for the templates)."""
+    transport = transport or transport_for(settings)
+    with db.unit_of_work() as session:
+        row = session.scalars(select(AccountMailRow).where(AccountMailRow.id == mail_id)
+                              .with_for_update(skip_locked=True)).first()
+        if row is None:
+            return "locked-or-missing"
+        if row.status != "pending":
+            return row.status
+        message = build_message(session, settings, row)
+        if message is None:  # the invitation was withdrawn before its mail went out
+            row.status = "cancelled"
+            return row.status
+        row.attempts += 1
+        try:
+            transport.send(message, session, now)
+        except PermanentFailure as error:
+            row.status, row.last_error = "bounced", str(error)[:2000]
+        except TemporaryFailure as error:
+            row.last_error = str(error)[:2000]
+            if row.attempts >= MAX_ATTEMPTS:
+                row.status = "failed"
+            else:
+                row.next_attempt_at = now + backoff(row.attempts)
+        else:
+            row.status, row.sent_at, row.last_error = "sent", now, None
+        return row.status
+
+
+def due_ids(db: Database, now: datetime, grace: timedelta = timedelta(seconds=60),
+            limit: int = 200) -> list[int]:
+    with db.reading() as session:
+        return list(session.scalars(
+            select(AccountMailRow.id)
+            .where(AccountMailRow.status == "pending",
+                   AccountMailRow.next_attempt_at <= now - grace)
+            .order_by(AccountMailRow.id).limit(limit)))
+
+
+# --- messages ---------------------------------------------------------------------------------
+
+def clock_summary(clock: dict) -> list[str]:
+    c = parse_clock(clock)
+    lines = [f"{_hours(c.per_decision_hours)} per decision, banked up to {_hours(c.bank_max_hours)}",
+             "reminders " + ", ".join(f"{_hours(h)}" for h in c.reminder_hours) + " before the deadline"
+             if c.reminder_hours else "no reminders",
+             {"default": "when time runs out, the game plays a safe default move",
+              "standing": "when time runs out, the game plays your standing choice",
+              "pause": "when time runs out, the game pauses"}.get(c.timeout_policy, c.timeout_policy),
+             f"{c.vacation_days:g} vacation days"]
+    if c.weekend_pause:
+        lines.append("clocks stop on Saturdays and Sundays (UTC)")
+    return lines
+
+
+def _hours(hours: float) -> str:
+    if hours >= 24 and hours % 24 == 0:
+        days = int(hours // 24)
+        return f"{days} day{'s' if days != 1 else ''}"
+    return f"{hours:g} hour{'s' if hours != 1 else ''}"
+
+
+def game_summary(pending: PendingGameRow) -> dict:
+    game = GAMES.get(pending.game)
+    return {"title": game.title if game else pending.game, "players": pending.players,
+            "options": pending.options, "clock": clock_summary(pending.clock),
+            "organiser": pending.organiser_name, "open": pending.open}
+
+
+def build_message(session: Session, settings: Settings, row: AccountMailRow) -> EmailMessage | None:
+    from service.accounts import invitations, signin
+
+    context: dict = {"base_url": settings.base_url}
+    if row.kind == "sign_in":
+        token = session.get(SignInTokenRow, row.ref_id)
+        context.update(link=f"{settings.base_url}/signin/{signin.link_token(settings, token)}",
+                       expires=_when(token.expires_at), minutes=int(signin.LIFETIME.total_seconds() // 60))
+        subject, template, name = "[Chasqui] Your sign-in link", "sign_in", ""
+    else:
+        invitation = session.get(InvitationRow, row.ref_id)
+        if invitation is None or invitation.status != "pending":
+            return None
+        pending = session.get(PendingGameRow, invitation.pending_id)
+        link = f"{settings.base_url}/invite/{invitations.link_token(settings, invitation)}"
+        context.update(game=game_summary(pending), name=invitation.name, link=link,
+                       expires=_when(invitation.expires_at), kind=row.kind)
+        title = context["game"]["title"]
+        subject = (f"[Chasqui] {pending.organiser_name} invites you to play {title}"
+                   if row.kind == "invitation" else f"[Chasqui] Confirm your seat in {title}")
+        template, name = "invitation", invitation.name
+    message = EmailMessage()
+    message["Subject"] = subject
+    message["From"] = settings.mail_from
+    message["To"] = formataddr((name, row.to_addr)) if name else row.to_addr  # quotes "A, B"
+    message["Message-ID"] = row.message_id
+    message["Date"] = format_datetime(utc(row.created_at))
+    message["Auto-Submitted"] = "auto-generated"
+    message.set_content(render_template(f"organiser/mail/{template}.txt", **context))
+    message.add_alternative(render_template(f"organiser/mail/{template}.html", **context),
+                            subtype="html")
+    message.set_boundary("=_chasqui_" + hashlib.sha256(row.message_id.encode()).hexdigest()[:32])
+    return message
+
+
+def _when(moment: datetime) -> str:
+    return utc(moment).strftime("%a %d %b %Y %H:%M UTC")

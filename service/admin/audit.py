@@ -1,0 +1,157 @@
+"""The audit log: every event in words, its hash and whether the chain verifies, and what it
+changed in the *public* state (``game.view(state, None)``) -- never a seat's private view,
+so the log cannot show a hidden card or tent to anyone.
+
+Move labels may name a secret choice, so they are shown to site admins only (``reveal``);
+other admins read what anyone at the table could see."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from engine.core import canonical_json
+from service.admin.notices import actor_name, undone_moves
+from service.games import Loaded
+from service.history import ENGINE_EVENTS, REWIND_EVENTS, rebuild, superseded_seqs
+from service.store import GENESIS, event_hash, verify_chain
+
+MAX_DIFF_LINES = 60
+_MISSING = object()
+
+
+@dataclass
+class Change:
+    path: str
+    before: str
+    after: str
+
+
+@dataclass
+class Entry:
+    seq: int
+    kind: str
+    actor: str
+    who: str
+    recorded_at: datetime
+    words: str
+    hash: str
+    prev_hash: str
+    verified: bool
+    superseded: bool
+    changes: list[Change] = field(default_factory=list)
+    more_changes: int = 0
+
+    def as_json(self) -> dict:
+        return {"seq": self.seq, "kind": self.kind, "actor": self.actor, "who": self.who,
+                "recorded_at": self.recorded_at.isoformat(), "words": self.words,
+                "hash": self.hash, "prev_hash": self.prev_hash, "verified": self.verified,
+                "superseded": self.superseded, "more_changes": self.more_changes,
+                "changes": [c.__dict__ for c in self.changes]}
+
+
+def flatten(data: Any, prefix: str = "", out: dict | None = None) -> dict[str, Any]:
+    """``{"a": {"b": [1]}}`` → ``{"a.b[0]": 1}``: one line per leaf, for a readable diff."""
+    out = {} if out is None else out
+    if isinstance(data, dict) and data:
+        for key in sorted(data, key=str):
+            flatten(data[key], f"{prefix}.{key}" if prefix else str(key), out)
+    elif isinstance(data, list) and data:
+        for i, item in enumerate(data):
+            flatten(item, f"{prefix}[{i}]", out)
+    else:
+        out[prefix or "(state)"] = data
+    return out
+
+
+def diff(before: dict | None, after: dict) -> tuple[list[Change], int]:
+    old = flatten(before) if before is not None else {}
+    new = flatten(after)
+    changes = []
+    for path in sorted(set(old) | set(new)):
+        a, b = old.get(path, _MISSING), new.get(path, _MISSING)
+        if a != b or (a is _MISSING) != (b is _MISSING):
+            changes.append(Change(path, _show(a), _show(b)))
+    return changes[:MAX_DIFF_LINES], max(len(changes) - MAX_DIFF_LINES, 0)
+
+
+def _show(value: Any) -> str:
+    return "—" if value is _MISSING else canonical_json(value)
+
+
+def public_views(loaded: Loaded) -> list[dict]:
+    """The public view right after each event (index = seq - 1), replaying once."""
+    game = loaded.game
+    views: list[dict] = []
+    state = None
+    for i, event in enumerate(loaded.events):
+        if i == 0:
+            _, state = rebuild(loaded.events[:1])
+        elif event.kind in ENGINE_EVENTS:
+            game.apply_in_place(state, event.payload["seat"], event.payload["action"])
+        elif event.kind in REWIND_EVENTS:
+            _, state = rebuild(loaded.events[:i + 1])
+        views.append(game.view(state, None))
+    return views
+
+
+def describe(loaded: Loaded, index: int, reveal: bool) -> str:
+    """What event ``index`` did, in words."""
+    event = loaded.events[index]
+    names = [s.name for s in loaded.seats]
+    p = event.payload
+
+    def seat_name(seat) -> str:
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
+
+    if event.kind == "GameCreated":
+        return (f"created a game of {loaded.game.title} for {', '.join(p.get('players', []))} "
+                f"(rules version {p.get('rules_version')})")
+    if event.kind == "MoveMade":
+        who = seat_name(p.get("seat"))
+        if event.actor == "bot":
+            who = f"the bot playing {who}"
+        if reveal:
+            return f"{who}: {p.get('label') or canonical_json(p.get('action'))}"
+        return f"{who} made a move"
+    if event.kind == "TurnTimedOut":
+        return f"{seat_name(p.get('seat'))}'s turn timed out"
+    if event.kind in REWIND_EVENTS:
+        undone = undone_moves(loaded.events, event.seq)
+        listed = ", ".join(f"seq {e.seq} ({seat_name(e.payload.get('seat'))})" for e in undone)
+        verb = "rolled the game back" if event.kind == "RolledBack" else "took back a move:"
+        text = f"{verb} to seq {p.get('to_seq')}; undone: {listed or 'nothing'}"
+        return text + (f". Reason: {p['reason']}" if p.get("reason") else "")
+    if event.kind == "SeatReplaced":
+        return (f"gave seat {p.get('seat')} ({p.get('previous_name')}) to {p.get('name')} "
+                f"<{p.get('email')}>; the old links are revoked")
+    if event.kind == "SeatBotted":
+        return f"handed seat {p.get('seat')} ({p.get('name')}) to a bot"
+    words = {"GamePaused": "paused the game", "GameResumed": "resumed the game",
+             "GameAbandoned": "abandoned the game"}.get(event.kind)
+    if words:
+        return words + (f". Reason: {p['reason']}" if p.get("reason") else "")
+    return f"{event.kind} {canonical_json({k: v for k, v in p.items() if k != 'schema_version'})}"
+
+
+def audit(loaded: Loaded, reveal: bool) -> tuple[list[Entry], Any]:
+    """The log of the whole game, oldest first, and the chain report."""
+    events = loaded.events
+    report = verify_chain(loaded.row.id, events)
+    superseded = superseded_seqs(events)
+    views = public_views(loaded)
+    names = [s.name for s in loaded.seats]
+    entries = []
+    prev = GENESIS
+    for i, event in enumerate(events):
+        own = event_hash(loaded.row.id, event.seq, event.kind, event.payload, event.actor,
+                         event.recorded_at, event.prev_hash) == event.hash
+        changes, more = diff(views[i - 1] if i else None, views[i])
+        entries.append(Entry(
+            seq=event.seq, kind=event.kind, actor=event.actor,
+            who=actor_name(event.actor, names), recorded_at=event.recorded_at,
+            words=describe(loaded, i, reveal), hash=event.hash, prev_hash=event.prev_hash,
+            verified=own and event.prev_hash == prev and event.seq == i + 1,
+            superseded=event.seq in superseded, changes=changes, more_changes=more))
+        prev = event.hash
+    return entries, report

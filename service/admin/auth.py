@@ -1,0 +1,148 @@
+"""Admin accounts: passwords (werkzeug scrypt), the login session, and who may see what.
+
+Two kinds of admin: a *site admin* sees and changes every game and may look at any seat's
+private view; any other admin is an admin of the games listed for them in ``game_admins``
+only, and sees public information only (never a seat's private view, never a move's label,
+which may name a secret choice).  The JSON admin API also accepts the operator's
+``CHASQUI_ADMIN_TOKEN`` as a Bearer token, as a site admin named "admin"."""
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass
+from datetime import datetime
+
+from flask import request, session as cookie
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from service.models import AdminRow, GameAdminRow, GameRow
+
+SESSION_ID = "admin_id"
+SESSION_CHECK = "admin_check"
+MIN_PASSWORD = 10
+MAX_EMAIL = 70  # the actor column is 80 characters: "admin:" + email
+
+# Checked when the email is unknown, so a wrong email costs the same time as a wrong password.
+_DUMMY_HASH = generate_password_hash("not a password of anyone", method="scrypt")
+
+
+class AdminError(ValueError):
+    """Bad input to an account command (the CLI prints it; nothing was changed)."""
+
+
+@dataclass(frozen=True)
+class Admin:
+    id: int | None
+    email: str
+    is_site_admin: bool
+    game_ids: frozenset[str]
+
+    @property
+    def actor(self) -> str:
+        """How events name this admin: "admin:<email>" (the API token is plain "admin")."""
+        return f"admin:{self.email}" if self.email else "admin"
+
+    def may_admin(self, game_id: str) -> bool:
+        return self.is_site_admin or game_id in self.game_ids
+
+    @property
+    def may_see_seats(self) -> bool:
+        """Only a site admin may look at a seat's private view (hidden cards, tents)."""
+        return self.is_site_admin
+
+
+def hash_password(password: str) -> str:
+    return generate_password_hash(password, method="scrypt")
+
+
+def _check_fingerprint(password_hash: str) -> str:
+    """Kept in the session cookie: changing the password ends every session of the account."""
+    return password_hash[-16:]
+
+
+def create_admin(session: Session, email: str, password: str, now: datetime,
+                 site: bool = True, games: tuple[str, ...] = ()) -> AdminRow:
+    """Create the account, or set a new password (and add game grants) if it exists."""
+    email = (email or "").strip().lower()
+    if "@" not in email or len(email) > MAX_EMAIL or any(c.isspace() for c in email):
+        raise AdminError(f"give a valid email address of at most {MAX_EMAIL} characters")
+    if len(password or "") < MIN_PASSWORD:
+        raise AdminError(f"the password needs at least {MIN_PASSWORD} characters")
+    for game_id in games:
+        if session.get(GameRow, game_id) is None:
+            raise AdminError(f"no game {game_id!r}")
+    row = session.scalars(select(AdminRow).where(AdminRow.email == email)).first()
+    if row is None:
+        row = AdminRow(email=email, password_hash=hash_password(password),
+                       is_site_admin=site and not games, created_at=now)
+        session.add(row)
+        session.flush()
+    else:
+        row.password_hash = hash_password(password)
+        if site and not games:
+            row.is_site_admin = True
+    for game_id in games:
+        grant_game(session, row.id, game_id, now)
+    return row
+
+
+def grant_game(session: Session, admin_id: int, game_id: str, now: datetime) -> None:
+    if session.get(GameAdminRow, (admin_id, game_id)) is None:
+        session.add(GameAdminRow(admin_id=admin_id, game_id=game_id, created_at=now))
+        session.flush()
+
+
+def authenticate(session: Session, email: str, password: str) -> AdminRow | None:
+    email = (email or "").strip().lower()
+    row = session.scalars(select(AdminRow).where(AdminRow.email == email)).first()
+    if row is None:
+        check_password_hash(_DUMMY_HASH, password or "")
+        return None
+    return row if check_password_hash(row.password_hash, password or "") else None
+
+
+def log_in(row: AdminRow) -> None:
+    cookie.clear()  # a fresh session: no fixation of a cookie set before login
+    cookie[SESSION_ID] = row.id
+    cookie[SESSION_CHECK] = _check_fingerprint(row.password_hash)
+
+
+def log_out() -> None:
+    cookie.pop(SESSION_ID, None)
+    cookie.pop(SESSION_CHECK, None)
+
+
+def _as_admin(session: Session, row: AdminRow) -> Admin:
+    games = frozenset(session.scalars(
+        select(GameAdminRow.game_id).where(GameAdminRow.admin_id == row.id)))
+    return Admin(row.id, row.email, row.is_site_admin, games)
+
+
+def from_cookie(session: Session) -> Admin | None:
+    """The admin logged in with this request's session cookie (re-read every request, so a
+    removed account or a changed password takes effect at once)."""
+    admin_id = cookie.get(SESSION_ID)
+    if not isinstance(admin_id, int):
+        return None
+    row = session.get(AdminRow, admin_id)
+    if row is None or not hmac.compare_digest(
+            str(cookie.get(SESSION_CHECK, "")), _check_fingerprint(row.password_hash)):
+        return None
+    return _as_admin(session, row)
+
+
+def from_bearer(token: str | None) -> Admin | None:
+    header = request.headers.get("Authorization", "")
+    given = header[7:] if header.startswith("Bearer ") else ""
+    if token and given and hmac.compare_digest(token.encode(), given.encode()):
+        return Admin(None, "", True, frozenset())
+    return None
+
+
+def visible_games(session: Session, admin: Admin):
+    """A select of the GameRows this admin may see."""
+    query = select(GameRow)
+    if not admin.is_site_admin:
+        query = query.where(GameRow.id.in_(admin.game_ids or {""}))
+    return query

@@ -1,0 +1,344 @@
+"""Commands that change a game on an admin's behalf, and a player's undo of their own move.
+
+Every one of them appends one event (never updates or deletes one), in the caller's unit of
+work, then lets bot seats act and writes the mail it makes owed; the caller commits and
+dispatches, exactly like ``games.submit_move``.  Any event other than a MoveMade makes every
+older action link stale (``games.is_fresh``), so each command resets every seat's
+``notified_key`` and mails fresh links to whoever must act now."""
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+
+from sqlalchemy.orm import Session
+
+from engine import IllegalAction
+from engine.core import replay
+from service import store
+from service.games import (Loaded, Outcome, StaleMove, _outbox, _queue_mail,
+                           _wants_turn_mail, load, play_bots)
+from service.history import INFO_EVENTS, created, effective_moves, rebuild
+from service.models import GameRow, SeatRow
+from service.store import Conflict, Event
+
+MAX_REASON = 500
+LIVE = ("active", "paused")
+
+
+# --- shared steps ------------------------------------------------------------------------------
+
+def _load_expecting(session: Session, game_id: str, expected_seq) -> Loaded:
+    """Load the game; if the admin's form said which seq they looked at, the game must still
+    be there (else 409: they decided on something that is no longer true)."""
+    loaded = load(session, game_id)
+    if expected_seq is not None:
+        if not isinstance(expected_seq, int) or isinstance(expected_seq, bool):
+            raise IllegalAction("seq must be an integer: the seq of the state you saw")
+        if expected_seq != loaded.seq:
+            raise Conflict(f"the game moved on: you saw seq {expected_seq}, it is now at seq "
+                           f"{loaded.seq}; reload and decide again")
+    return loaded
+
+
+def _reason(reason, required: bool = True) -> str:
+    text = reason.strip() if isinstance(reason, str) else ""
+    if required and not text:
+        raise IllegalAction("give a reason: it is recorded and mailed to the players")
+    if len(text) > MAX_REASON:
+        raise IllegalAction(f"the reason may have at most {MAX_REASON} characters")
+    return text
+
+
+def _seat(loaded: Loaded, seat) -> SeatRow:
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(loaded.seats):
+        raise IllegalAction(f"no seat {seat!r} in this game")
+    return loaded.seats[seat]
+
+
+def _append(session: Session, loaded: Loaded, kind: str, payload: dict, actor: str,
+            now: datetime) -> Event:
+    event = store.append(session, loaded.row.id, loaded.seq + 1, loaded.head_hash, kind,
+                         payload, actor, now)
+    loaded.events.append(event)
+    return event
+
+
+def _replay(loaded: Loaded) -> None:
+    """After a rewind the state is rebuilt; a finished game that is no longer over plays on."""
+    loaded.game, loaded.state = rebuild(loaded.events)
+    if loaded.row.status == "finished" and loaded.game.outcome(loaded.state) is None:
+        loaded.row.status = "active"
+
+
+def _mail(session: Session, loaded: Loaded, now: datetime, domain: str, owed_kind: str | None,
+          all_kind: str | None = None, seat_kinds: dict[int, str] | None = None) -> list[int]:
+    """Fresh links after an event that made every older link stale.
+
+    Every seat's ``notified_key`` is reset and set again for the seats that must act now, so
+    later mail follows the usual rule.  ``all_kind`` mails every seat; ``owed_kind`` mails the
+    seats that must act (unless their mail preference says no turn mail); ``seat_kinds`` names
+    a kind for particular seats.  ``games._queue_mail`` then runs with nothing left owed
+    (every seat in turn is marked notified, even in a paused game, whose seats are mailed on
+    resume): it does the bookkeeping every event needs (seat clocks, head seq)."""
+    game, state, row = loaded.game, loaded.state, loaded.row
+    if row.status == "active" and game.outcome(state) is not None:
+        return _queue_mail(session, loaded, None, now, domain)  # finished: everyone is told
+    to_act = set(game.to_act(state))
+    rows = []
+    for seat_row in loaded.seats:
+        in_turn = seat_row.seat in to_act  # marked notified even while paused: see below
+        seat_row.notified_key = game.decision_key(state, seat_row.seat) if in_turn else None
+        seat_row.decision_seq = loaded.seq if in_turn else None
+        owed = in_turn and row.status == "active" and not seat_row.bot
+        kind = (seat_kinds or {}).get(seat_row.seat) or all_kind
+        if kind is None and owed and owed_kind and _wants_turn_mail(session, loaded, seat_row):
+            kind = owed_kind
+        if kind:
+            rows.append(_outbox(loaded, seat_row, kind, now, domain))
+    session.add_all(rows)
+    session.flush()
+    return [r.id for r in rows] + _queue_mail(session, loaded, None, now, domain)
+
+
+# --- rollback and undo -------------------------------------------------------------------------
+
+def rollback(session: Session, game_id: str, to_seq, reason, actor: str, now: datetime,
+             domain: str, expected_seq=None) -> Outcome:
+    """Append ``RolledBack{to_seq, reason}``: the effective history becomes what it was right
+    after event ``to_seq`` (moves after it are superseded, never deleted).  Every player is
+    mailed what was undone, by whom and why, with fresh links.  A rollback can itself be
+    rolled back by rolling back to a seq at or after it."""
+    loaded = _load_expecting(session, game_id, expected_seq)
+    if loaded.row.status == "abandoned":
+        raise IllegalAction("the game was abandoned; it cannot be rolled back")
+    if not isinstance(to_seq, int) or isinstance(to_seq, bool) or not 1 <= to_seq < loaded.seq:
+        raise IllegalAction(f"to_seq must be a seq from 1 to {loaded.seq - 1}")
+    text = _reason(reason)
+    _append(session, loaded, "RolledBack", {"to_seq": to_seq, "reason": text}, actor, now)
+    _replay(loaded)
+    play_bots(session, loaded, now)
+    return Outcome(loaded.seq, _mail(session, loaded, now, domain, None, all_kind="rollback"))
+
+
+def undoable_move(loaded: Loaded, seat: int) -> tuple[Event | None, str]:
+    """The seat's own last move, if it may still take it back, else (None, why not).
+
+    Allowed while the game is active, the move is the last one that counts, nobody but this
+    seat did anything since (another seat acting, an admin event, a bot move all end it),
+    and the engine's ``epoch`` is what it was before the move (nobody learnt anything new)."""
+    if loaded.row.status != "active" or loaded.game.outcome(loaded.state) is not None:
+        return None, "the game is not running"
+    moves = effective_moves(loaded.events)
+    if not moves:
+        return None, "you have made no move to take back"
+    last = moves[-1]
+    me = f"seat:{seat}"
+    if last.kind != "MoveMade" or last.payload.get("seat") != seat or last.actor != me:
+        return None, "the last move is not yours"
+    for later in loaded.events[last.seq:]:
+        if later.kind in INFO_EVENTS:  # a message or a vacation changes nothing decided on
+            continue
+        if later.actor != me or later.kind not in ("MoveMade", "Undone"):
+            return None, "the game moved on since your move"
+    start = created(loaded.events)
+    before = replay(loaded.game, start["players"], start["seed"], start["options"],
+                    [(e.payload["seat"], e.payload["action"]) for e in moves[:-1]])
+    if before.get("epoch") != loaded.state.get("epoch"):
+        return None, "your move revealed something new; it cannot be taken back"
+    return last, ""
+
+
+def undo_move(session: Session, game_id: str, seat: int, seq_seen, now: datetime,
+              domain: str) -> Outcome:
+    """A player takes back their own last move: ``Undone{to_seq}`` by the seat itself."""
+    loaded = load(session, game_id)
+    if not isinstance(seq_seen, int) or isinstance(seq_seen, bool):
+        raise IllegalAction("seq must be an integer: the seq of the state you saw")
+    if seq_seen != loaded.seq:
+        raise StaleMove(f"the game moved on: you saw seq {seq_seen}, it is now at seq "
+                        f"{loaded.seq}; reload to see the current state")
+    move, why = undoable_move(loaded, seat)
+    if move is None:
+        raise IllegalAction(f"nothing to take back: {why}")
+    _append(session, loaded, "Undone", {"to_seq": move.seq - 1, "seat": seat,
+                                        "label": move.payload.get("label", "")},
+            f"seat:{seat}", now)
+    _replay(loaded)
+    play_bots(session, loaded, now)
+    return Outcome(loaded.seq, _mail(session, loaded, now, domain, "undone"))
+
+
+# --- seats and the game's course ---------------------------------------------------------------
+
+def _live(loaded: Loaded) -> None:
+    if loaded.row.status not in LIVE:
+        raise IllegalAction(f"the game is {loaded.row.status}; its seats can no longer change")
+
+
+def replace_seat(session: Session, game_id: str, seat, name, email, actor: str, now: datetime,
+                 domain: str, expected_seq=None) -> Outcome:
+    """``SeatReplaced``: a new person takes the seat; a new nonce revokes every old link."""
+    loaded = _load_expecting(session, game_id, expected_seq)
+    _live(loaded)
+    seat_row = _seat(loaded, seat)
+    name = name.strip()[:80] if isinstance(name, str) else ""
+    if not name:
+        raise IllegalAction("the new player needs a name")
+    if not isinstance(email, str) or "@" not in email or len(email) > 254 or "\n" in email:
+        raise IllegalAction("the new player needs a valid email")
+    email = email.strip()
+    _append(session, loaded, "SeatReplaced", {"seat": seat, "name": name, "email": email,
+                                              "previous_name": seat_row.name}, actor, now)
+    seat_row.name, seat_row.email, seat_row.bot = name, email, False
+    seat_row.nonce = secrets.token_urlsafe(12)
+    return Outcome(loaded.seq, _mail(session, loaded, now, domain, "links",
+                                     seat_kinds={seat: "seat"}))
+
+
+def bot_seat(session: Session, game_id: str, seat, actor: str, now: datetime, domain: str,
+             expected_seq=None) -> Outcome:
+    """``SeatBotted``: from now on the engine's ``bot_action`` plays the seat (its moves are
+    MoveMade events with actor "bot").  Replacing the seat gives it back to a person."""
+    loaded = _load_expecting(session, game_id, expected_seq)
+    _live(loaded)
+    seat_row = _seat(loaded, seat)
+    if seat_row.bot:
+        raise IllegalAction(f"seat {seat} is already played by a bot")
+    _append(session, loaded, "SeatBotted", {"seat": seat, "name": seat_row.name}, actor, now)
+    seat_row.bot = True
+    play_bots(session, loaded, now)
+    return Outcome(loaded.seq, _mail(session, loaded, now, domain, "links"))
+
+
+def pause(session: Session, game_id: str, reason, actor: str, now: datetime, domain: str,
+          expected_seq=None) -> Outcome:
+    loaded = _load_expecting(session, game_id, expected_seq)
+    if loaded.row.status != "active":
+        raise IllegalAction(f"the game is {loaded.row.status}; only an active game can pause")
+    _append(session, loaded, "GamePaused", {"reason": _reason(reason, required=False)}, actor, now)
+    loaded.row.status = "paused"
+    return Outcome(loaded.seq, _mail(session, loaded, now, domain, None, all_kind="paused"))
+
+
+def resume(session: Session, game_id: str, actor: str, now: datetime, domain: str,
+           expected_seq=None) -> Outcome:
+    loaded = _load_expecting(session, game_id, expected_seq)
+    if loaded.row.status != "paused":
+        raise IllegalAction(f"the game is {loaded.row.status}, not paused")
+    _append(session, loaded, "GameResumed", {}, actor, now)
+    loaded.row.status = "active"
+    play_bots(session, loaded, now)
+    return Outcome(loaded.seq, _mail(session, loaded, now, domain, "resumed"))
+
+
+def abandon(session: Session, game_id: str, reason, actor: str, now: datetime, domain: str,
+            expected_seq=None) -> Outcome:
+    loaded = _load_expecting(session, game_id, expected_seq)
+    if loaded.row.status not in LIVE:
+        raise IllegalAction(f"the game is {loaded.row.status} already")
+    _append(session, loaded, "GameAbandoned", {"reason": _reason(reason)}, actor, now)
+    loaded.row.status = "abandoned"
+    return Outcome(loaded.seq, _mail(session, loaded, now, domain, None, all_kind="abandoned"))
+
+
+# --- export and import -------------------------------------------------------------------------
+
+EXPORT_FORMAT = "chasqui-game"
+EXPORT_VERSION = 1
+
+
+def export_game(session: Session, game_id: str) -> dict:
+    """Everything needed to reproduce the game elsewhere: its events with their hashes, and
+    the seats' contact data (which the events do not all carry).  Seat nonces are not
+    exported: links are bound to one installation's secret key anyway."""
+    loaded = load(session, game_id)
+    return {
+        "format": EXPORT_FORMAT, "version": EXPORT_VERSION,
+        "game": {"id": loaded.row.id, "game": loaded.row.game, "status": loaded.row.status},
+        "seats": [{"seat": s.seat, "name": s.name, "email": s.email, "bot": s.bot}
+                  for s in loaded.seats],
+        "events": [{"seq": e.seq, "kind": e.kind, "payload": e.payload, "actor": e.actor,
+                    "recorded_at": e.recorded_at.isoformat(timespec="microseconds"),
+                    "prev_hash": e.prev_hash, "hash": e.hash} for e in loaded.events],
+    }
+
+
+def status_from_events(events: list[Event], finished: bool) -> str:
+    status = "active"
+    for event in events:
+        if event.kind == "GamePaused":
+            status = "paused"
+        elif event.kind == "GameResumed":
+            status = "active"
+        elif event.kind == "GameAbandoned":
+            status = "abandoned"
+    return "finished" if status == "active" and finished else status
+
+
+def _parse_events(raw) -> list[Event]:
+    if not isinstance(raw, list) or not raw:
+        raise IllegalAction("events must be a non-empty list")
+    events = []
+    for i, item in enumerate(raw):
+        try:
+            events.append(Event(
+                seq=item["seq"], kind=item["kind"], payload=item["payload"],
+                actor=item["actor"], recorded_at=store.utc(datetime.fromisoformat(item["recorded_at"])),
+                prev_hash=item["prev_hash"], hash=item["hash"]))
+        except (KeyError, TypeError, ValueError) as error:
+            raise IllegalAction(f"events[{i}] is malformed ({error})") from None
+        if not (isinstance(item["seq"], int) and isinstance(item["kind"], str)
+                and isinstance(item["payload"], dict) and isinstance(item["actor"], str)):
+            raise IllegalAction(f"events[{i}] is malformed")
+    return events
+
+
+def import_game(session: Session, data, now: datetime) -> str:
+    """Recreate an exported game under its own id.  Refuses a broken hash chain, an id that
+    exists here, or events the engine cannot replay; mails nobody (the importer decides)."""
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+        raise IllegalAction(f"not a Chasqui game export (format must be {EXPORT_FORMAT!r})")
+    if data.get("version") != EXPORT_VERSION:
+        raise IllegalAction(f"unknown export version {data.get('version')!r}")
+    game_id = (data.get("game") or {}).get("id") if isinstance(data.get("game"), dict) else None
+    if not isinstance(game_id, str) or not 0 < len(game_id) <= 32:
+        raise IllegalAction("game.id is missing")
+    if session.get(GameRow, game_id) is not None:
+        raise Conflict(f"a game {game_id!r} exists here already; nothing was imported")
+    events = _parse_events(data.get("events"))
+    report = store.verify_chain(game_id, events)
+    if not report.ok:
+        raise IllegalAction(f"the hash chain is broken at seq {report.broken_at}: "
+                            f"{report.reason}; nothing was imported")
+    try:
+        game, state = rebuild(events)
+    except (IllegalAction, KeyError, TypeError, ValueError) as error:
+        raise IllegalAction(f"the events do not replay: {error}") from None
+    seats = data.get("seats")
+    players = created(events)["players"]
+    if not isinstance(seats, list) or len(seats) != len(players):
+        raise IllegalAction(f"seats must list the game's {len(players)} seats")
+    for i, s in enumerate(seats):
+        if (not isinstance(s, dict) or not isinstance(s.get("name"), str)
+                or not isinstance(s.get("email"), str) or "@" not in s["email"]):
+            raise IllegalAction(f"seats[{i}] needs a name and an email")
+    session.add(GameRow(
+        id=game_id, game=game.name, created_at=events[0].recorded_at,
+        updated_at=events[-1].recorded_at, head_seq=events[-1].seq,
+        status=status_from_events(events, game.outcome(state) is not None)))
+    session.add_all(SeatRow(game_id=game_id, seat=i, name=s["name"][:80], email=s["email"][:254],
+                            nonce=secrets.token_urlsafe(12), bot=bool(s.get("bot")))
+                    for i, s in enumerate(seats))
+    session.flush()
+    for event in events:
+        stored = store.append(session, game_id, event.seq, event.prev_hash, event.kind,
+                              event.payload, event.actor, event.recorded_at)
+        if stored.hash != event.hash:  # cannot happen after verify_chain; never store a fork
+            raise IllegalAction(f"event {event.seq} does not reproduce its hash")
+    return game_id
+
+
+def undo_label(loaded: Loaded, seat: int) -> str | None:
+    """For the play page: the label of the seat's own move it may still take back, if any."""
+    move, _ = undoable_move(loaded, seat)
+    return (move.payload.get("label") or "your last move") if move is not None else None

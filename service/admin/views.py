@@ -1,0 +1,315 @@
+"""The admin pages under /admin.
+
+Access: a visitor who is not logged in is redirected to the login page (every page, every
+form); a logged-in admin who is not an admin of the game asked for gets 403.  Every form is a
+CSRF-protected POST (Flask-WTF's CSRFProtect covers this blueprint); a GET changes nothing.
+Bad input is a 4xx page and changes nothing; a done command redirects (303) to the game."""
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from functools import wraps
+from urllib.parse import urlparse
+
+from flask import (Blueprint, Response, abort, flash, g, redirect, render_template, request,
+                   url_for)
+from sqlalchemy import func, select
+
+from engine import GAMES, IllegalAction
+from service.admin import auth, commands
+from service.admin.audit import audit
+from service.app import limiter, services
+from service.games import NotFound, load
+from service.models import GameRow, OutboxRow
+from service.presenter import seat_context
+from service.store import Conflict
+
+bp = Blueprint("admin", __name__, url_prefix="/admin")
+
+LOGIN_LIMIT = "5 per minute"
+STATUSES = ("active", "paused", "finished", "abandoned")
+LIST_LIMIT = 200
+
+
+# --- access ------------------------------------------------------------------------------------
+
+@bp.before_request
+def _who() -> None:
+    with services().db.reading() as session:
+        g.admin = auth.from_cookie(session)
+
+
+@bp.context_processor
+def _admin_context() -> dict:
+    return {"admin_user": g.get("admin")}
+
+
+def login_required(view):
+    @wraps(view)
+    def wrapper(*args, **kwargs):
+        if g.get("admin") is None:
+            return redirect(url_for("admin.login", next=request.full_path.rstrip("?")))
+        return view(*args, **kwargs)
+    return wrapper
+
+
+def game_admin_required(view):
+    @wraps(view)
+    @login_required
+    def wrapper(game_id: str, *args, **kwargs):
+        if not g.admin.may_admin(game_id):
+            abort(403)
+        return view(game_id, *args, **kwargs)
+    return wrapper
+
+
+def site_admin_required(view):
+    @wraps(view)
+    @login_required
+    def wrapper(*args, **kwargs):
+        if not g.admin.is_site_admin:
+            abort(403)
+        return view(*args, **kwargs)
+    return wrapper
+
+
+def _page_error(status: int, title: str, message: str):
+    return render_template("pages/error.html", title=title, message=message), status
+
+
+@bp.errorhandler(403)
+def _forbidden(_error):
+    return _page_error(403, "Not allowed", "You are not an admin of this game.")
+
+
+@bp.errorhandler(404)
+def _missing(error):
+    return _page_error(404, "Not found", error.description)
+
+
+@bp.errorhandler(NotFound)
+def _no_game(error):
+    return _page_error(404, "No such game", str(error))
+
+
+@bp.errorhandler(IllegalAction)
+def _illegal(error):
+    return _page_error(400, "Not done", f"{error}. Nothing was changed.")
+
+
+@bp.errorhandler(Conflict)
+def _conflict(error):
+    return _page_error(409, "Not done", f"{error}. Nothing was changed.")
+
+
+@bp.errorhandler(429)
+def _too_many(error):
+    return _page_error(429, "Too many attempts",
+                       f"Too many login attempts ({error.description}); wait a minute.")
+
+
+# --- login -------------------------------------------------------------------------------------
+
+def _safe_next(target: str | None) -> str:
+    """Only a path on this site: never an open redirect to another host."""
+    if target and target.startswith("/") and not target.startswith("//") and not urlparse(target).netloc:
+        return target
+    return url_for("admin.dashboard")
+
+
+@bp.route("/login", methods=["GET", "POST"])
+@limiter.limit(LOGIN_LIMIT, methods=["POST"])
+def login():
+    if request.method == "GET":
+        return render_template("admin/login.html", next=request.args.get("next", ""))
+    svc = services()
+    with svc.db.reading() as session:
+        row = auth.authenticate(session, request.form.get("email", ""),
+                                request.form.get("password", ""))
+    if row is None:
+        return render_template("admin/login.html", next=request.form.get("next", ""),
+                               error="Wrong email or password."), 401
+    auth.log_in(row)
+    return redirect(_safe_next(request.form.get("next")), 303)
+
+
+@bp.post("/logout")
+def logout():
+    auth.log_out()
+    return redirect(url_for("admin.login"), 303)
+
+
+# --- dashboard and game page -------------------------------------------------------------------
+
+@bp.get("/")
+@login_required
+def dashboard():
+    svc = services()
+    status = request.args.get("status", "")
+    game = request.args.get("game", "")
+    query = request.args.get("q", "").strip()
+    rows = []
+    with svc.db.reading() as session:
+        select_games = auth.visible_games(session, g.admin)
+        if status in STATUSES:
+            select_games = select_games.where(GameRow.status == status)
+        if game in GAMES:
+            select_games = select_games.where(GameRow.game == game)
+        if query:
+            select_games = select_games.where(GameRow.id.startswith(query, autoescape=True))
+        games = list(session.scalars(select_games.order_by(GameRow.updated_at.desc()).limit(LIST_LIMIT)))
+        for row in games:
+            loaded = load(session, row.id)
+            to_act = loaded.game.to_act(loaded.state) if row.status == "active" else []
+            rows.append({"row": row, "title": loaded.game.title,
+                         "players": [s.name for s in loaded.seats],
+                         "to_act": [loaded.seats[s].name for s in to_act]})
+    return render_template("admin/dashboard.html", rows=rows, statuses=STATUSES,
+                           games=list(GAMES), status=status, game=game, q=query,
+                           limit=LIST_LIMIT)
+
+
+def mail_status(session, game_id: str) -> dict[int | None, dict]:
+    """Per seat: counts by status and the latest rows (sent, bounced, pending with attempts)."""
+    summary: dict[int | None, dict] = defaultdict(lambda: {"counts": {}, "latest": []})
+    for seat, status, count in session.execute(
+            select(OutboxRow.seat, OutboxRow.status, func.count())
+            .where(OutboxRow.game_id == game_id).group_by(OutboxRow.seat, OutboxRow.status)):
+        summary[seat]["counts"][status] = count
+    for row in session.scalars(select(OutboxRow).where(OutboxRow.game_id == game_id)
+                               .order_by(OutboxRow.id.desc()).limit(200)):
+        if len(summary[row.seat]["latest"]) < 5:
+            summary[row.seat]["latest"].append(row)
+    return dict(summary)
+
+
+@bp.get("/games/<game_id>")
+@game_admin_required
+def game_page(game_id: str):
+    svc = services()
+    with svc.db.reading() as session:
+        loaded = load(session, game_id)
+        mail = mail_status(session, game_id)
+    entries, report = audit(loaded, reveal=g.admin.is_site_admin)
+    to_act = loaded.game.to_act(loaded.state) if loaded.row.status == "active" else []
+    return render_template("admin/game.html", loaded=loaded, entries=entries, report=report,
+                           mail=mail, to_act=to_act, title=loaded.game.title,
+                           outcome=loaded.game.outcome(loaded.state))
+
+
+@bp.get("/games/<game_id>/at/<int:seq>")
+@game_admin_required
+def time_travel(game_id: str, seq: int):
+    """The game as it was right after event ``seq``, as a seat (site admins only) or the
+    public sees it, in the players' own rendering -- without their secret links."""
+    svc = services()
+    seat_arg = request.args.get("seat", "")
+    seat = None
+    with svc.db.reading() as session:
+        head = load(session, game_id)
+        if not 1 <= seq <= head.seq:
+            abort(404, f"seq must be from 1 to {head.seq}")
+        if seat_arg != "":
+            if not g.admin.may_see_seats:
+                abort(403)
+            if not seat_arg.isdigit() or int(seat_arg) >= len(head.seats):
+                abort(404, f"no seat {seat_arg!r}")
+            seat = int(seat_arg)
+        loaded = load(session, game_id, upto=seq)
+    context = seat_context(svc.settings, loaded, seat)
+    context.update(actions=[], play_url=None, secret=None)
+    event = loaded.events[-1]
+    return render_template("admin/time_travel.html", head_seq=head.seq, event=event,
+                           seats=head.seats, may_see_seats=g.admin.may_see_seats, **context)
+
+
+@bp.get("/games/<game_id>/export")
+@site_admin_required  # the export holds the seed, which is the whole hidden future
+def export(game_id: str):
+    with services().db.reading() as session:
+        data = commands.export_game(session, game_id)
+    return Response(json.dumps(data, indent=1, ensure_ascii=False), mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="chasqui-{game_id}.json"'})
+
+
+@bp.post("/import")
+@site_admin_required
+def import_game():
+    upload = request.files.get("file")
+    raw = upload.read() if upload else request.form.get("data", "").encode()
+    try:
+        data = json.loads(raw or b"null")
+    except ValueError:
+        raise IllegalAction("the file is not JSON") from None
+    svc = services()
+    with svc.db.unit_of_work() as session:
+        game_id = commands.import_game(session, data, svc.clock())
+    flash(f"Imported game {game_id}; its hash chain verifies.", "ok")
+    return redirect(url_for("admin.game_page", game_id=game_id), 303)
+
+
+# --- commands ----------------------------------------------------------------------------------
+
+def _form_int(name: str, required: bool = True) -> int | None:
+    value = request.form.get(name, "").strip()
+    if not value and not required:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise IllegalAction(f"{name} must be a whole number") from None
+
+
+def _run(game_id: str, command, done: str, **kwargs):
+    svc = services()
+    with svc.db.unit_of_work() as session:
+        outcome = command(session, game_id, now=svc.clock(), domain=svc.settings.mail_domain,
+                          **kwargs)
+    svc.dispatch(outcome.outbox_ids)
+    flash(done, "ok")
+    return redirect(url_for("admin.game_page", game_id=game_id), 303)
+
+
+@bp.post("/games/<game_id>/rollback")
+@game_admin_required
+def rollback(game_id: str):
+    to_seq = _form_int("to_seq")
+    return _run(game_id, commands.rollback, f"Rolled back to seq {to_seq}; every player was mailed.",
+                to_seq=to_seq, reason=request.form.get("reason", ""), actor=g.admin.actor,
+                expected_seq=_form_int("seq", required=False))
+
+
+@bp.post("/games/<game_id>/pause")
+@game_admin_required
+def pause(game_id: str):
+    return _run(game_id, commands.pause, "Paused.", reason=request.form.get("reason", ""),
+                actor=g.admin.actor, expected_seq=_form_int("seq", required=False))
+
+
+@bp.post("/games/<game_id>/resume")
+@game_admin_required
+def resume(game_id: str):
+    return _run(game_id, commands.resume, "Resumed.", actor=g.admin.actor,
+                expected_seq=_form_int("seq", required=False))
+
+
+@bp.post("/games/<game_id>/abandon")
+@game_admin_required
+def abandon(game_id: str):
+    return _run(game_id, commands.abandon, "Abandoned.", reason=request.form.get("reason", ""),
+                actor=g.admin.actor, expected_seq=_form_int("seq", required=False))
+
+
+@bp.post("/games/<game_id>/seats/<int:seat>/replace")
+@game_admin_required
+def replace_seat(game_id: str, seat: int):
+    return _run(game_id, commands.replace_seat, f"Seat {seat} has a new player; the old links are revoked.",
+                seat=seat, name=request.form.get("name", ""), email=request.form.get("email", ""),
+                actor=g.admin.actor, expected_seq=_form_int("seq", required=False))
+
+
+@bp.post("/games/<game_id>/seats/<int:seat>/bot")
+@game_admin_required
+def bot_seat(game_id: str, seat: int):
+    return _run(game_id, commands.bot_seat, f"Seat {seat} is now played by a bot.", seat=seat,
+                actor=g.admin.actor, expected_seq=_form_int("seq", required=False))

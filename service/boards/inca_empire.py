@@ -1,0 +1,294 @@
+"""Inca Empire: the table of cards around Cusco, drawn from ``engine.view`` output.
+
+``svg(view)`` is the grid for the play page: one column per region (coastal, plateau,
+mountain; Machu Picchu's column when it is out), a card per location with its owner, Fame
+tokens, temple and storage huts, and the roads between locations in their builder's colour with
+their cost.  ``mail_html(view)`` is the same grid as an inline-styled HTML table.  Card faces
+(names, text, goals) come from the engine's public card tables, looked up by the ids the view
+gives; the view alone decides which ids a seat may see.
+"""
+from __future__ import annotations
+
+from html import escape
+
+from markupsafe import Markup
+
+from service.boards import seat_colour
+
+REGIONS = ("coastal", "plateau", "mountain", "Machu Picchu")
+REGION_FILL = {"coastal": "#dcecf5", "plateau": "#f3ead2", "mountain": "#e3e0ec",
+               "wild": "#e4efdc"}
+REGION_BAND = ("#eef5fa", "#faf5e8", "#f1eff6", "#f5f0e2")
+GOOD_ICON = {"fish": "🐟", "corn": "🌽", "potatoes": "🥔"}
+TYPE_TEXT = {"city": "city", "colca": "Colca", "start": "start city", "cusco": "capital",
+             "trade": "Trade Agreement", "workforce": "Extra Workforce"}
+ACTION_GROUPS = (
+    ("show", "Show cards for the draft", "Chosen face down; everyone reveals together."),
+    ("take", "Take a card from the draft", ""),
+    ("build", "Build a city or Colca", ""),
+    ("road", "Build a road", ""),
+    ("temple", "Build a temple", ""),
+    ("stock", "Stock a storage hut", ""),
+    ("place", "Place", ""),
+    ("restrict", "Route restriction", ""),
+    ("workforce", "Play Extra Workforce", ""),
+    ("trade", "Make a Trade Agreement", ""),
+    ("terrace", "Build a Terrace (face down)", ""),
+)
+FINISH = {"pass", "skip", "done", "nothing"}
+CW, CH, GAP, TOP = 136, 98, 24, 26
+INK, MUTED = "#1d1b16", "#5d574b"
+
+
+def _e(value) -> str:
+    return escape(str(value), quote=True)
+
+
+def card(card_id: str) -> dict:
+    """The public face of a card id (engine card tables), or a stub for an unknown id."""
+    try:
+        from engine.games.inca_empire import cards as tables
+    except ImportError:                                   # pragma: no cover
+        return {"id": card_id, "name": card_id, "type": "?"}
+    if card_id == tables.CUSCO["id"]:
+        return tables.CUSCO
+    for group in ("START_CARDS", "ERA_CARDS", "GOALS"):
+        for c in getattr(tables, group, ()):
+            if c["id"] == card_id:
+                return c
+    found = getattr(tables, "CARDS", {})
+    return found.get(card_id, {"id": card_id, "name": card_id, "type": "?"}) \
+        if isinstance(found, dict) else {"id": card_id, "name": card_id, "type": "?"}
+
+
+def card_text(card_id: str) -> str:
+    """One line saying what a card in a hand is and does."""
+    c = card(card_id)
+    kind = c.get("type")
+    if kind in ("city", "start"):
+        bits = [f"{c.get('region', '')} city", f"fame {c.get('fame', 0)}"]
+        if c.get("temple"):
+            bits.append(f"temple {c['temple']}")
+        return ", ".join(bits)
+    if kind == "colca":
+        huts = " ".join(GOOD_ICON.get(g, g) for g in c.get("huts", ()))
+        return f"{c.get('region', '')} Colca, fame {c.get('fame', 0)}, huts {huts}"
+    if kind == "trade":
+        return (c.get("effect") or {}).get("text", "Trade Agreement")
+    if kind == "workforce":
+        return (c.get("action") or {}).get("text", "Extra Workforce")
+    if "text" in c:
+        return f"{c['text']} ({c.get('points', 0)} points)"
+    return str(kind)
+
+
+def temple_owner(temple):
+    """The view gives a built temple as ``{"owner": seat, "tokens": n}`` (or a bare seat)."""
+    if isinstance(temple, dict):
+        return temple.get("owner")
+    return temple
+
+
+def player_name(view: dict, seat) -> str:
+    for p in view.get("players") or []:
+        if p.get("seat") == seat:
+            return p.get("name", f"Seat {seat}")
+    return f"Seat {seat}"
+
+
+def _bounds(view: dict):
+    table = view.get("table") or []
+    rows = [t["row"] for t in table] or [0]
+    cols = [t["column"] for t in table] or [0]
+    return min(rows), max(rows), max(2, max(cols))
+
+
+def _centre(col: int, row: int, top_row: int) -> tuple[float, float]:
+    return (GAP / 2 + col * CW + (CW - GAP) / 2,
+            TOP + (row - top_row) * CH + (CH - GAP) / 2)
+
+
+def _token(x, y, seat, text, title, r=8.0) -> str:
+    c = seat_colour(seat)
+    return (f'<g><title>{_e(title)}</title><circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" '
+            f'fill="{c["fill"]}" stroke="#ffffff" stroke-width="1.5"/>'
+            f'<text x="{x:.1f}" y="{y + 3.8:.1f}" text-anchor="middle" font-size="10.5" '
+            f'font-weight="700" fill="{c["ink"]}">{_e(text)}</text></g>')
+
+
+def _card_svg(view: dict, t: dict, top_row: int) -> str:
+    cx, cy = _centre(t["column"], t["row"], top_row)
+    w, h = CW - GAP, CH - GAP
+    x, y = cx - w / 2, cy - h / 2
+    fill = REGION_FILL.get(t.get("region"), "#ffffff")
+    owner = t.get("owner")
+    stroke = seat_colour(owner)["fill"] if owner is not None else "#8d7a4f"
+    width = 3.5 if owner is not None else 1.5
+    kind = TYPE_TEXT.get(t.get("type"), t.get("type", ""))
+    details = [f"{t['name']} ({kind}, {t.get('region')})"]
+    if owner is not None:
+        details.append(f"claimed by {player_name(view, owner)} with {t.get('fame_tokens', 0)} "
+                       f"Fame token(s)")
+    if t.get("temple_cost"):
+        built = temple_owner(t.get("temple"))
+        details.append("temple built by " + player_name(view, built)
+                       if built is not None else f"temple site ({t['temple_cost']} tokens)")
+    if t.get("restricted"):
+        details.append("route restricted")
+    out = [f'<g class="ie-card" data-card="{_e(t["card"])}"><title>{_e("; ".join(details))}</title>',
+           f'<rect x="{x:.1f}" y="{y:.1f}" width="{w}" height="{h}" rx="8" fill="{fill}" '
+           f'stroke="{stroke}" stroke-width="{width}"/>',
+           f'<text x="{cx:.1f}" y="{y + 15:.1f}" text-anchor="middle" font-size="11.5" '
+           f'font-weight="700" fill="{INK}">{_e(t["name"][:18])}</text>',
+           f'<text x="{cx:.1f}" y="{y + 28:.1f}" text-anchor="middle" font-size="9.5" '
+           f'fill="{MUTED}">{_e(kind)}{" ⛔" if t.get("restricted") else ""}</text>']
+    if owner is not None:
+        out.append(_token(x + 12, y + h - 12, owner, str(t.get("fame_tokens", 0)),
+                          f"{player_name(view, owner)}: {t.get('fame_tokens', 0)} Fame token(s)"))
+    if t.get("temple_cost"):
+        built = temple_owner(t.get("temple"))
+        tf = seat_colour(built)["fill"] if built is not None else "#ffffff"
+        out.append(f'<g><title>{_e(details[-1] if not t.get("restricted") else "temple")}</title>'
+                   f'<polygon points="{x + w - 22:.1f},{y + h - 4:.1f} {x + w - 4:.1f},{y + h - 4:.1f} '
+                   f'{x + w - 13:.1f},{y + h - 20:.1f}" fill="{tf}" stroke="{INK}" '
+                   f'stroke-width="1"/></g>')
+    for i, hut in enumerate(t.get("huts") or []):
+        hx = x + 30 + i * 22
+        out.append(f'<g><title>storage hut: {_e(hut.get("good"))}'
+                   f'{", stocked by " + ", ".join(player_name(view, s) for s in hut.get("tokens", [])) if hut.get("tokens") else ", empty"}'
+                   f'</title><rect x="{hx:.1f}" y="{y + h - 24:.1f}" width="19" height="19" rx="3" '
+                   f'fill="#ffffff" stroke="#8d7a4f"/>'
+                   f'<text x="{hx + 9.5:.1f}" y="{y + h - 10:.1f}" text-anchor="middle" '
+                   f'font-size="11">{_e(GOOD_ICON.get(hut.get("good"), "?"))}</text></g>')
+        for j, seat in enumerate(hut.get("tokens") or []):
+            c = seat_colour(seat)
+            out.append(f'<circle cx="{hx + 16 - j * 6:.1f}" cy="{y + h - 22:.1f}" r="4.5" '
+                       f'fill="{c["fill"]}" stroke="#ffffff"/>')
+    out.append("</g>")
+    return "".join(out)
+
+
+def _road_lines(view: dict, top_row: int) -> list:
+    """Centre-to-centre lines; roads joining the same two locations run side by side."""
+    pairs: dict = {}
+    for road in view.get("roads") or []:
+        pairs.setdefault(frozenset((tuple(road["a"]), tuple(road["b"]))), []).append(road)
+    out = []
+    for roads in pairs.values():
+        for i, road in enumerate(roads):
+            (ac, ar), (bc, br) = road["a"], road["b"]
+            x1, y1 = _centre(ac, ar, top_row)
+            x2, y2 = _centre(bc, br, top_row)
+            dx, dy = x2 - x1, y2 - y1
+            length = (dx * dx + dy * dy) ** 0.5 or 1
+            shift = (i - (len(roads) - 1) / 2) * 18
+            ox, oy = -dy / length * shift, dx / length * shift
+            out.append((road, (x1 + ox, y1 + oy, x2 + ox, y2 + oy)))
+    return out
+
+
+def svg(view: dict) -> Markup:
+    top_row, bottom_row, last_col = _bounds(view)
+    cols = last_col + 1
+    width = cols * CW
+    height = TOP + (bottom_row - top_row + 1) * CH
+    names = ", ".join(f"{t['name']} ({t['column']},{t['row']})" for t in view.get("table") or [])
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="ie-board" viewBox="0 0 {width} {height}" '
+           f'role="img" aria-labelledby="ie-svg-title ie-svg-desc" '
+           f'font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif">',
+           f'<title id="ie-svg-title">The table: {len(view.get("table") or [])} locations around Cusco, '
+           f'{len(view.get("roads") or [])} roads</title>',
+           f'<desc id="ie-svg-desc">{_e(names)}</desc>']
+    for c in range(cols):
+        out.append(f'<rect x="{c * CW}" y="0" width="{CW}" height="{height}" '
+                   f'fill="{REGION_BAND[min(c, 3)]}"/>'
+                   f'<text x="{c * CW + CW / 2}" y="17" text-anchor="middle" font-size="11" '
+                   f'font-weight="700" fill="{MUTED}">{_e(REGIONS[min(c, 3)].capitalize() if c < 3 else REGIONS[3])}</text>')
+    placed = _road_lines(view, top_row)
+    for road, (x1, y1, x2, y2) in placed:
+        c = seat_colour(road.get("owner"))
+        out.append(f'<g><title>road of {_e(player_name(view, road.get("owner")))}, '
+                   f'{_e(road.get("cost"))} token(s)</title>'
+                   f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+                   f'stroke="{c["fill"]}" stroke-width="6" stroke-linecap="round"/></g>')
+    for t in view.get("table") or []:
+        out.append(_card_svg(view, t, top_row))
+    # Road costs on top, at the middle of each road (in the gap between cards).
+    for road, (x1, y1, x2, y2) in placed:
+        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+        out.append(_token(mx, my, road.get("owner"), str(road.get("cost", "")),
+                          f"road of {player_name(view, road.get('owner'))}: "
+                          f"{road.get('cost')} token(s)", r=7.5))
+    out.append("</svg>")
+    return Markup("".join(out))
+
+
+def group_actions(view: dict, actions: list) -> list[dict]:
+    groups = []
+    taken = set()
+    for key, title, hint in ACTION_GROUPS:
+        links = [a for a in actions if a.action.get("type") == key]
+        if links:
+            groups.append({"key": key, "title": title, "hint": hint, "links": links})
+            taken.update(id(a) for a in links)
+    finish = [a for a in actions if id(a) not in taken and a.action.get("type") in FINISH]
+    other = [a for a in actions if id(a) not in taken and a.action.get("type") not in FINISH]
+    if other:
+        groups.append({"key": "other", "title": "Other choices", "hint": "", "links": other})
+    if finish:
+        groups.append({"key": "finish", "title": "Or finish", "hint": "", "links": finish})
+    return groups
+
+
+def mail_html(view: dict) -> Markup:
+    """The grid of the table as an HTML table (no SVG: mail clients drop it)."""
+    top_row, bottom_row, last_col = _bounds(view)
+    at = {(t["column"], t["row"]): t for t in view.get("table") or []}
+    head = "".join(f'<th style="padding:3px;font-size:12px;color:{MUTED};background:'
+                   f'{REGION_BAND[min(c, 3)]};">{_e(REGIONS[min(c, 3)])}</th>'
+                   for c in range(last_col + 1))
+    rows = []
+    for r in range(top_row, bottom_row + 1):
+        cells = []
+        for c in range(last_col + 1):
+            t = at.get((c, r))
+            if t is None:
+                cells.append(f'<td style="padding:3px;background:{REGION_BAND[min(c, 3)]};"></td>')
+                continue
+            owner = t.get("owner")
+            border = seat_colour(owner)["fill"] if owner is not None else "#8d7a4f"
+            bits = [f'<strong>{_e(t["name"])}</strong>',
+                    f'<span style="color:{MUTED};font-size:11px;">'
+                    f'{_e(TYPE_TEXT.get(t.get("type"), t.get("type")))}</span>']
+            if owner is not None:
+                cc = seat_colour(owner)
+                bits.append(f'<span style="display:inline-block;padding:0 5px;border-radius:9px;'
+                            f'background:{cc["fill"]};color:{cc["ink"]};font-weight:bold;">'
+                            f'{_e(player_name(view, owner))} ★{t.get("fame_tokens", 0)}</span>')
+            if t.get("temple_cost"):
+                built = temple_owner(t.get("temple"))
+                bits.append("temple: " + (_e(player_name(view, built))
+                                          if built is not None else f"open ({t['temple_cost']})"))
+            if t.get("huts"):
+                bits.append(" ".join(
+                    GOOD_ICON.get(h.get("good"), "?")
+                    + ("(" + ",".join(_e(player_name(view, s)[:1]) for s in h["tokens"]) + ")"
+                       if h.get("tokens") else "") for h in t["huts"]))
+            if t.get("restricted"):
+                bits.append("⛔ restricted")
+            cells.append(f'<td style="padding:4px;border:3px solid {border};border-radius:6px;'
+                         f'background:{REGION_FILL.get(t.get("region"), "#ffffff")};color:{INK};'
+                         f'font-size:12px;vertical-align:top;width:33%;">{"<br>".join(bits)}</td>')
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    grid = (f'<table role="presentation" cellpadding="0" cellspacing="4" style="border-collapse:'
+            f'separate;width:100%;margin:0 0 8px 0;"><tr>{head}</tr>{"".join(rows)}</table>')
+    names = {(t["column"], t["row"]): t["name"] for t in view.get("table") or []}
+    roads = "".join(
+        f'<li>{_e(names.get(tuple(r["a"]), r["a"]))} – {_e(names.get(tuple(r["b"]), r["b"]))}: '
+        f'{_e(player_name(view, r.get("owner")))}, {_e(r.get("cost"))} token(s)</li>'
+        for r in view.get("roads") or [])
+    if roads:
+        grid += (f'<p style="margin:4px 0;color:{INK};"><strong>Roads</strong></p>'
+                 f'<ul style="margin:0 0 8px 0;padding-left:18px;color:{INK};font-size:13px;">'
+                 f'{roads}</ul>')
+    return Markup(grid)

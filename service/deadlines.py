@@ -1,0 +1,108 @@
+"""Firing due deadlines: reminders (one mail to that seat) and timeouts (an event).
+
+Called every minute by the beat sweep.  Each deadline row is locked with SKIP LOCKED and
+marked done in the same transaction as what it caused, so several sweepers never fire one
+twice, and a crash between the two leaves it pending for the next sweep."""
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from sqlalchemy.orm import Session
+
+from service import store, timekeeping, vacation
+from service.db import Database
+from service.games import Loaded, _outbox, _queue_mail, listed_or_first, load, play_bots, record_move
+from service.models import DeadlineRow, OutboxRow, SeatClockRow
+
+log = logging.getLogger(__name__)
+
+SYSTEM = "system"
+
+
+def sweep(db: Database, now: datetime, domain: str, batch: int = 100) -> list[int]:
+    """Fire every due deadline; returns the outbox ids to dispatch after commit."""
+    outbox_ids: list[int] = []
+    while True:
+        with db.unit_of_work() as session:
+            due = timekeeping.due_deadlines(session, now, limit=batch)
+            for deadline in due:
+                try:
+                    with session.begin_nested():
+                        outbox_ids += fire(session, deadline, now, domain)
+                except store.Conflict:
+                    log.info("deadline %s lost a race with a move; it will be re-checked", deadline.id)
+        if len(due) < batch:
+            return outbox_ids
+
+
+def fire(session: Session, deadline: DeadlineRow, now: datetime, domain: str) -> list[int]:
+    loaded = load(session, deadline.game_id)
+    game, state = loaded.game, loaded.state
+    if deadline.kind == "vacation_end":
+        deadline.status = "done"
+        return vacation.end(session, loaded, deadline.seat, now, domain, SYSTEM, auto=True)
+    still_open = (loaded.row.status == "active" and deadline.seat in game.to_act(state)
+                  and game.decision_key(state, deadline.seat) == deadline.decision_key)
+    if not still_open:
+        deadline.status = "cancelled"
+        return []
+    deadline.status = "done"
+    if deadline.kind.startswith("reminder"):
+        row = _outbox(loaded, loaded.seats[deadline.seat], deadline.kind.replace(":", "-"), now, domain)
+        session.add(row)
+        session.flush()
+        return [row.id]
+    if _vacation_left(session, loaded, deadline.seat, now):
+        return vacation.start(session, loaded, deadline.seat, now, domain, SYSTEM, auto=True)
+    return time_out(session, loaded, deadline.seat, now, domain)
+
+
+def _vacation_left(session: Session, loaded: Loaded, seat: int, now: datetime) -> bool:
+    """Vacation starts by itself when the bank runs out and days are left."""
+    clock = session.get(SeatClockRow, (loaded.row.id, seat))
+    settings = timekeeping.clock_of(loaded.events[0].payload)
+    return clock is not None and timekeeping.vacation_left(
+        clock, settings, loaded.events[0].recorded_at, now).total_seconds() > 0
+
+
+def time_out(session: Session, loaded: Loaded, seat: int, now: datetime, domain: str) -> list[int]:
+    """The seat's time ran out: apply the game's policy as an event everyone is told about."""
+    clock = timekeeping.clock_of(loaded.events[0].payload)
+    if clock.timeout_policy == "pause":
+        event = store.append(session, loaded.row.id, loaded.seq + 1, loaded.head_hash, "GamePaused",
+                             {"reason": "timeout", "seat": seat}, SYSTEM, now)
+        loaded.events.append(event)
+        loaded.row.status = "paused"
+        ids = _queue_mail(session, loaded, None, now, domain)
+        return ids + _tell_everyone(session, loaded, ids, "paused", now, domain)
+    game, state = loaded.game, loaded.state
+    chosen = listed_or_first(game.legal_actions(state, seat),
+                             _policy_action(game, state, seat, clock.timeout_policy))
+    record_move(session, loaded, "TurnTimedOut", seat, chosen, SYSTEM, now,
+                policy=clock.timeout_policy)
+    play_bots(session, loaded, now)
+    ids = _queue_mail(session, loaded, None, now, domain)
+    if loaded.row.status == "finished":
+        return ids
+    return ids + _tell_everyone(session, loaded, ids, "timeout", now, domain)
+
+
+def _policy_action(game, state, seat: int, policy: str) -> dict:
+    """``standing``: the seat's standing orders when the game has them, else the default."""
+    if policy == "standing" and hasattr(game, "standing_action"):
+        action = game.standing_action(state, seat)
+        if action is not None:
+            return action
+    return game.default_action(state, seat)
+
+
+def _tell_everyone(session: Session, loaded: Loaded, already: list[int], kind: str,
+                   now: datetime, domain: str) -> list[int]:
+    """A notice to each seat not already mailed for this event (one mail per seat per event;
+    the turn mail says what happened too)."""
+    mailed = {session.get(OutboxRow, i).seat for i in already}
+    rows = [_outbox(loaded, s, kind, now, domain) for s in loaded.seats if s.seat not in mailed]
+    session.add_all(rows)
+    session.flush()
+    return [r.id for r in rows]

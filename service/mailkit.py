@@ -1,0 +1,114 @@
+"""Issue 7's part of building a mail, kept out of ``service/mail.py`` so that file only gains
+a few calls: the language of the recipient, the reply/unsubscribe/spectator headers and links,
+what a "talk" / "reply_ok" / "reply_error" mail says, and CSS inlining of the HTML part.
+
+Everything here is a pure function of the outbox row and rows fixed before it was written
+(preferences are read at delivery; a re-sent mail after a preference change may differ in
+language, which is the preference doing its job)."""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from email.message import EmailMessage
+
+import css_inline
+from sqlalchemy.orm import object_session
+
+from service import preferences
+from service.i18n import CONTENT_LANGUAGE, translate
+from service.inbound.address import reply_address
+
+# Table talk and answers to a player's own reply, on top of mail.KIND_INTRO.
+KIND_INTRO = {
+    "talk": "A message to the table.",
+    "reply_ok": "Your move by mail was recorded.",
+    "reply_error": "Your reply could not be used.",
+    "digest": "Your games that are waiting for you.",
+}
+
+_INLINER = css_inline.CSSInliner(keep_style_tags=False, load_remote_stylesheets=False)
+
+
+def language_for(row) -> str:
+    session = object_session(row)
+    if session is None or row.seat is None:
+        return preferences.DEFAULT_LANGUAGE
+    return preferences.language_of(session, row.game_id, row.seat)
+
+
+@contextmanager
+def locale(language: str):
+    """Render templates in the recipient's language (no-op without Flask-Babel set up)."""
+    try:
+        from flask_babel import force_locale
+    except ImportError:  # pragma: no cover
+        yield
+        return
+    with force_locale(language):
+        yield
+
+
+def links(settings, loaded, seat: int | None, address: str) -> dict:
+    from service.spectate import spectate_token
+
+    base = settings.base_url
+    out = {
+        "my_games_url": f"{base}/me/{preferences.address_token(settings.secret_key, address)}",
+        "spectate_url": f"{base}/watch/{spectate_token(settings.secret_key, loaded.row.id)}",
+        "unsubscribe_url": None,
+    }
+    if seat is not None:
+        token = preferences.unsubscribe_token(settings.secret_key, loaded.row.id, seat, address)
+        out["unsubscribe_url"] = f"{base}/unsubscribe/{token}"
+    return out
+
+
+def extra_context(settings, loaded, row, language: str) -> dict:
+    context = links(settings, loaded, row.seat, row.to_addr)
+    context["language"] = language
+    context["title"] = translate(language, loaded.game.title)
+    context["talk"] = None
+    context["reply_detail"] = None
+    if row.kind in KIND_INTRO:
+        context["intro"] = translate(language, KIND_INTRO[row.kind])
+    if row.kind == "talk":
+        from service.talk import message_at
+
+        context["talk"] = message_at(loaded, row.seq)
+    if row.kind in ("reply_ok", "reply_error"):
+        from service.inbound.process import reply_detail
+
+        session = object_session(row)
+        detail = reply_detail(session, row.id) if session is not None else ""
+        context["reply_detail"] = translate(language, detail) if row.kind == "reply_ok" else detail
+    if row.seat is not None:
+        context["reply_to"] = reply_to(settings, loaded, row.seat)
+    return context
+
+
+def reply_to(settings, loaded, seat: int) -> str:
+    return reply_address(settings.secret_key, settings.inbound_address, settings.mail_domain,
+                         loaded.row.id, seat, loaded.seats[seat].nonce)
+
+
+def add_headers(message: EmailMessage, settings, loaded, row, language: str) -> None:
+    """Reply-To (a reply makes a move or talks to the table), the seq the mail shows (so a
+    reply can be checked for staleness), RFC 2369/8058 unsubscribe headers, the language."""
+    if row.seat is not None:
+        message["Reply-To"] = reply_to(settings, loaded, row.seat)
+    message["X-Chasqui-Seq"] = str(row.seq)
+    message["List-Id"] = f"Chasqui game {loaded.row.id} <{loaded.row.id}.games.{settings.mail_domain}>"
+    if row.seat is not None:
+        url = links(settings, loaded, row.seat, row.to_addr)["unsubscribe_url"]
+        mailto = reply_to(settings, loaded, row.seat)
+        message["List-Unsubscribe"] = f"<{url}>, <mailto:{mailto}?subject=unsubscribe>"
+        message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+
+
+def set_language(message: EmailMessage, language: str) -> None:
+    """Call after the parts are made: making a multipart moves Content-* headers inward."""
+    message["Content-Language"] = CONTENT_LANGUAGE.get(language, "en")
+
+
+def inline_css(html: str) -> str:
+    """Move <style> rules into style attributes: many mail clients drop <style> blocks."""
+    return _INLINER.inline(html)

@@ -1,0 +1,116 @@
+"""Table talk (issue 7): a player's message to the table is a ``MessagePosted{seat, text}``
+event (an INFO event: it leaves every link fresh) and a "talk" mail to each other seat, in the
+game's thread.  It comes from the play page's form (CSRF) or from a mail reply that is not a
+move code.  The play page shows the recent messages."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from engine import IllegalAction
+from service import preferences, store
+from service.games import _outbox, load
+from service.models import EventRow, SeatRow
+from service.tokens import BadSecret
+
+MAX_TEXT = 2000
+RECENT = 20
+
+bp = Blueprint("talk", __name__, url_prefix="/play")
+
+
+def clean(text) -> str:
+    if not isinstance(text, str):
+        return ""
+    lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
+    return "\n".join(lines).strip()[:MAX_TEXT]
+
+
+def post_message(session: Session, game_id: str, seat: int, text: str, now: datetime,
+                 domain: str, actor: str) -> tuple[int, list[int]]:
+    """Append MessagePosted and owe a "talk" mail to every other seat that has not turned
+    its mail off.  Returns (the event's seq, outbox ids to dispatch after commit)."""
+    text = clean(text)
+    if not text:
+        raise IllegalAction("the message is empty")
+    for _attempt in range(5):  # other writers may take the next seq first: reload and retry
+        loaded = load(session, game_id)
+        if loaded.row.status == "abandoned":
+            raise IllegalAction("this game was ended; the table is closed")
+        try:
+            event = store.append(session, game_id, loaded.seq + 1, loaded.head_hash,
+                                 "MessagePosted", {"seat": seat, "text": text}, actor, now)
+        except store.Conflict:
+            continue
+        loaded.events.append(event)
+        loaded.row.head_seq, loaded.row.updated_at = event.seq, now
+        rows = [_outbox(loaded, s, "talk", now, domain) for s in loaded.seats
+                if s.seat != seat and preferences.wants_table_talk(session, game_id, s.seat)]
+        session.add_all(rows)
+        session.flush()
+        return event.seq, [r.id for r in rows]
+    raise store.Conflict("the game is busy; try again")
+
+
+def recent(session: Session, game_id: str, upto: int | None = None, limit: int = RECENT) -> list[dict]:
+    """The newest messages (oldest first), as {seq, seat, name, text, at}."""
+    query = (select(EventRow).where(EventRow.game_id == game_id, EventRow.kind == "MessagePosted")
+             .order_by(EventRow.seq.desc()).limit(limit))
+    if upto is not None:
+        query = query.where(EventRow.seq <= upto)
+    events = list(session.scalars(query))
+    names = {s.seat: s.name for s in session.scalars(select(SeatRow).where(SeatRow.game_id == game_id))}
+    return [{"seq": e.seq, "seat": e.payload.get("seat"), "name": names.get(e.payload.get("seat"), "?"),
+             "text": e.payload.get("text", ""), "at": store.utc(e.recorded_at)}
+            for e in reversed(events)]
+
+
+def message_at(loaded, seq: int) -> dict | None:
+    """The MessagePosted event at ``seq`` (what a "talk" mail shows)."""
+    for event in reversed(loaded.events):
+        if event.seq == seq and event.kind == "MessagePosted":
+            seat = event.payload.get("seat")
+            name = loaded.seats[seat].name if isinstance(seat, int) and seat < len(loaded.seats) else "?"
+            return {"seat": seat, "name": name, "text": event.payload.get("text", "")}
+    return None
+
+
+def _svc():
+    return current_app.extensions["chasqui"]
+
+
+def table_talk(game_id: str) -> list[dict]:
+    """Jinja global for the play page (which play.py renders without knowing of talk)."""
+    with _svc().db.reading() as session:
+        return recent(session, game_id)
+
+
+def init_app(app) -> None:
+    app.jinja_env.globals["table_talk"] = table_talk
+    app.register_blueprint(bp)
+
+
+@bp.errorhandler(BadSecret)
+def _bad_secret(error):
+    return render_template("pages/error.html", title="Link not valid", message=str(error)), 403
+
+
+@bp.post("/<secret>/talk")
+def post(secret: str):
+    from service.moves import resolve_seat
+
+    svc = _svc()
+    try:
+        with svc.db.unit_of_work() as session:
+            game_id, seat = resolve_seat(session, svc.settings.secret_key, secret)
+            _seq, ids = post_message(session, game_id, seat, request.form.get("text", ""),
+                                     svc.clock(), svc.settings.mail_domain, f"seat:{seat}")
+    except (IllegalAction, store.Conflict) as error:
+        flash(f"Not sent: {error}", "error")
+        return redirect(url_for("play.page", secret=secret), 303)
+    svc.dispatch(ids)
+    flash("Sent to the table.", "ok")
+    return redirect(url_for("play.page", secret=secret), 303)

@@ -1,0 +1,317 @@
+"""Clocks, reminders and timeouts: no game stalls, nobody is nagged after moving.
+
+Each seat has a Fischer-style time bank: when a new decision starts the seat gets
+``per_decision`` added (capped at ``bank_max``), and the time spent is taken off when the
+decision ends.  Simultaneous decisions therefore run one clock per seat.  Reminders and the
+timeout are rows of ``deadlines`` (indexed by due time), written in the same transaction as
+the event that started the decision and cancelled in the same transaction as the move that
+ended it, so a reminder can never arrive after the player moved.
+
+A timeout is an event (``TurnTimedOut``) carrying the engine's safe default action, appended
+through the same optimistic seq as a move: a move committed first wins, and the sweep then
+finds the deadline's decision gone and cancels it."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from engine import IllegalAction
+from service.models import DeadlineRow, SeatClockRow
+
+POLICIES = ("default", "standing", "pause")
+
+
+@dataclass(frozen=True)
+class ClockSettings:
+    per_decision_hours: float = 48
+    bank_max_hours: float = 120
+    reminder_hours: tuple[float, ...] = (24, 2)
+    timeout_policy: str = "default"
+    weekend_pause: bool = False
+    vacation_days: float = 14
+    vacation_period_days: float = 90
+
+    @property
+    def per_decision(self) -> timedelta:
+        return timedelta(hours=self.per_decision_hours)
+
+    @property
+    def bank_max(self) -> timedelta:
+        return timedelta(hours=self.bank_max_hours)
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        data["reminder_hours"] = list(self.reminder_hours)
+        return data
+
+
+def parse_clock(data) -> ClockSettings:
+    """Validate a game's clock options (API body ``clock``); clear errors, sensible defaults."""
+    if data is None:
+        return ClockSettings()
+    if not isinstance(data, dict):
+        raise IllegalAction("clock must be a JSON object")
+    unknown = set(data) - set(ClockSettings.__dataclass_fields__)
+    if unknown:
+        raise IllegalAction(f"unknown clock setting(s): {', '.join(sorted(unknown))}")
+    values = {**ClockSettings().to_json(), **data}
+    for key in ("per_decision_hours", "bank_max_hours", "vacation_period_days"):
+        if not _number(values[key]) or values[key] <= 0:
+            raise IllegalAction(f"{key} must be a positive number")
+    if not _number(values["vacation_days"]) or values["vacation_days"] < 0:
+        raise IllegalAction("vacation_days must be zero or more")
+    if values["per_decision_hours"] > values["bank_max_hours"]:
+        raise IllegalAction("per_decision_hours cannot exceed bank_max_hours")
+    marks = values["reminder_hours"]
+    if not isinstance(marks, list) or not all(_number(m) and m > 0 for m in marks):
+        raise IllegalAction("reminder_hours must be a list of positive hours")
+    if values["timeout_policy"] not in POLICIES:
+        raise IllegalAction(f"timeout_policy must be one of {', '.join(POLICIES)}")
+    if not isinstance(values["weekend_pause"], bool):
+        raise IllegalAction("weekend_pause must be true or false")
+    return ClockSettings(values["per_decision_hours"], values["bank_max_hours"],
+                         tuple(sorted(set(marks), reverse=True)), values["timeout_policy"],
+                         values["weekend_pause"], values["vacation_days"],
+                         values["vacation_period_days"])
+
+
+def _number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def clock_of(created_payload: dict) -> ClockSettings:
+    return parse_clock(created_payload.get("clock"))
+
+
+# --- clock time: wall time, less Saturdays and Sundays (UTC) when the game pauses weekends ---
+
+def _is_weekend(moment: datetime) -> bool:
+    return moment.weekday() >= 5
+
+
+def _next_midnight(moment: datetime) -> datetime:
+    return (moment + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def add_clock_time(start: datetime, duration: timedelta, weekend_pause: bool) -> datetime:
+    """The moment when ``duration`` of clock time has run from ``start``."""
+    if not weekend_pause:
+        return start + duration
+    moment, left = start, duration
+    while True:
+        if _is_weekend(moment):
+            moment = _next_midnight(moment)
+            continue
+        day_end = _next_midnight(moment)
+        if moment + left <= day_end:
+            return moment + left
+        left -= day_end - moment
+        moment = day_end
+
+
+def clock_time_between(start: datetime, end: datetime, weekend_pause: bool) -> timedelta:
+    """Clock time that ran from ``start`` to ``end`` (zero if end is earlier)."""
+    if end <= start:
+        return timedelta(0)
+    if not weekend_pause:
+        return end - start
+    total, moment = timedelta(0), start
+    while moment < end:
+        day_end = min(_next_midnight(moment), end)
+        if not _is_weekend(moment):
+            total += day_end - moment
+        moment = day_end
+    return total
+
+
+# --- opening and closing a seat's clock as decisions start and end ---
+
+VACATION_GRACE = timedelta(hours=24)
+
+
+def update_clocks(session: Session, game_id: str, settings: ClockSettings, decisions: dict[int, str],
+                  now: datetime, finished: bool, mover: int | None = None) -> None:
+    """Close clocks whose decision ended, open clocks for new decisions.
+
+    ``decisions`` maps each seat that must act to its engine ``decision_key``; ``mover`` is
+    the seat whose move this was (moving ends one's own vacation)."""
+    clocks = {c.seat: c for c in session.scalars(
+        select(SeatClockRow).where(SeatClockRow.game_id == game_id))}
+    if mover is not None and mover in clocks and clocks[mover].vacation_since is not None:
+        end_vacation(session, clocks[mover], settings, now, resume=False)
+    for seat, clock in clocks.items():
+        ended = finished or decisions.get(seat) != clock.decision_key
+        if clock.decision_key is not None and ended:
+            _close(session, clock, settings, now)
+    if finished:
+        for clock in clocks.values():
+            if clock.vacation_since is not None:
+                end_vacation(session, clock, settings, now, resume=False)
+        return
+    for seat, key in decisions.items():
+        clock = clocks.get(seat)
+        if clock is None:
+            clock = SeatClockRow(game_id=game_id, seat=seat, bank_seconds=0, vacation_used_seconds=0)
+            session.add(clock)
+        if clock.decision_key != key:
+            _open(session, clock, settings, key, now)
+
+
+def _close(session: Session, clock: SeatClockRow, settings: ClockSettings, now: datetime) -> None:
+    if clock.due_at is not None:  # a stopped clock (vacation) keeps its bank as it was
+        left = clock_time_between(now, _aware(clock.due_at), settings.weekend_pause)
+        clock.bank_seconds = int(left.total_seconds())
+    clock.decision_key, clock.started_at, clock.due_at = None, None, None
+    _cancel(session, clock, kinds=None)
+
+
+def _cancel(session: Session, clock: SeatClockRow, kinds: set[str] | None) -> None:
+    for deadline in session.scalars(select(DeadlineRow).where(
+            DeadlineRow.game_id == clock.game_id, DeadlineRow.seat == clock.seat,
+            DeadlineRow.status == "pending")):
+        if kinds is None and deadline.kind == "vacation_end":
+            continue
+        if kinds is None or deadline.kind in kinds:
+            deadline.status = "cancelled"
+
+
+def _open(session: Session, clock: SeatClockRow, settings: ClockSettings, key: str,
+          now: datetime) -> None:
+    bank = min(timedelta(seconds=clock.bank_seconds or 0) + settings.per_decision, settings.bank_max)
+    clock.decision_key, clock.started_at = key, now
+    clock.bank_seconds = int(bank.total_seconds())
+    if clock.vacation_since is None:
+        _run(session, clock, settings, bank, now)
+
+
+def _run(session: Session, clock: SeatClockRow, settings: ClockSettings, bank: timedelta,
+         now: datetime) -> None:
+    """Start the clock: the timeout and the reminders before it."""
+    clock.due_at = add_clock_time(now, bank, settings.weekend_pause)
+    session.add(DeadlineRow(game_id=clock.game_id, seat=clock.seat, kind="timeout",
+                            decision_key=clock.decision_key, due_at=clock.due_at, status="pending"))
+    for hours in settings.reminder_hours:
+        due = clock.due_at - timedelta(hours=hours)
+        if due > now:
+            session.add(DeadlineRow(game_id=clock.game_id, seat=clock.seat, kind=f"reminder:{hours:g}",
+                                    decision_key=clock.decision_key, due_at=due, status="pending"))
+
+
+# --- vacations: a stopped clock, from a budget that accrues with the game's age ---
+
+def vacation_left(clock: SeatClockRow, settings: ClockSettings, game_started: datetime,
+                  now: datetime) -> timedelta:
+    """``vacation_days`` for the first period, then accruing at the same rate."""
+    periods = max(1.0, (now - _aware(game_started)) / timedelta(days=settings.vacation_period_days))
+    allowance = timedelta(days=settings.vacation_days) * periods
+    used = timedelta(seconds=clock.vacation_used_seconds or 0)
+    if clock.vacation_since is not None:
+        used += now - _aware(clock.vacation_since)
+    return max(allowance - used, timedelta(0))
+
+
+def start_vacation(session: Session, clock: SeatClockRow, settings: ClockSettings,
+                   game_started: datetime, now: datetime) -> timedelta:
+    """Stop the seat's clock; schedule the vacation's end when the budget runs out."""
+    left = vacation_left(clock, settings, game_started, now)
+    if left <= timedelta(0):
+        raise IllegalAction("no vacation days left in this game")
+    if clock.vacation_since is not None:
+        raise IllegalAction("you are already on vacation")
+    if clock.due_at is not None:
+        clock.bank_seconds = int(clock_time_between(now, _aware(clock.due_at),
+                                                    settings.weekend_pause).total_seconds())
+    clock.due_at = None
+    _cancel(session, clock, kinds=None)
+    clock.vacation_since = now
+    session.add(DeadlineRow(game_id=clock.game_id, seat=clock.seat, kind="vacation_end",
+                            decision_key="vacation", due_at=now + left, status="pending"))
+    return left
+
+
+def end_vacation(session: Session, clock: SeatClockRow, settings: ClockSettings, now: datetime,
+                 resume: bool = True) -> None:
+    """Restart the clock where it stopped (at least a day, so nobody times out on return)."""
+    if clock.vacation_since is None:
+        raise IllegalAction("you are not on vacation")
+    clock.vacation_used_seconds = (clock.vacation_used_seconds or 0) + int(
+        (now - _aware(clock.vacation_since)).total_seconds())
+    clock.vacation_since = None
+    _cancel(session, clock, kinds={"vacation_end"})
+    if resume and clock.decision_key is not None:
+        bank = max(timedelta(seconds=clock.bank_seconds or 0), VACATION_GRACE)
+        _run(session, clock, settings, bank, now)
+
+
+def _aware(moment: datetime) -> datetime:
+    from service.store import utc
+    return utc(moment)
+
+
+def due_deadlines(session: Session, now: datetime, limit: int = 100) -> list[DeadlineRow]:
+    """Due rows, locked so that several sweepers never fire the same one (SKIP LOCKED)."""
+    return list(session.scalars(
+        select(DeadlineRow)
+        .where(DeadlineRow.status == "pending", DeadlineRow.due_at <= now)
+        .order_by(DeadlineRow.due_at).limit(limit)
+        .with_for_update(skip_locked=True)))
+
+
+def seat_clock(session: Session, game_id: str, seat: int) -> SeatClockRow | None:
+    return session.get(SeatClockRow, (game_id, seat))
+
+
+@dataclass
+class ClockView:
+    """What a page or mail shows of a seat's clock."""
+    due_at: datetime | None
+    bank_seconds: int
+    reminders: list[str] = field(default_factory=list)
+
+
+def describe_left(due_at: datetime, now: datetime) -> str:
+    """"in 1 day 3 h" — coarse on purpose: mail is read hours after it is sent."""
+    seconds = int((_aware(due_at) - now).total_seconds())
+    if seconds <= 0:
+        return "now"
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    parts = []
+    if days:
+        parts.append(f"{days} day{'s' if days != 1 else ''}")
+    if hours:
+        parts.append(f"{hours} h")
+    if not days and minutes:
+        parts.append(f"{minutes} min")
+    return "in " + " ".join(parts or ["less than a minute"])
+
+
+def table(session: Session, loaded, now: datetime) -> list[dict]:
+    """Every seat's clock as the play page shows it (all public: deadlines and vacations)."""
+    settings = clock_of(loaded.events[0].payload)
+    rows = {c.seat: c for c in session.scalars(
+        select(SeatClockRow).where(SeatClockRow.game_id == loaded.row.id))}
+    result = []
+    for seat in loaded.seats:
+        clock = rows.get(seat.seat)
+        entry = {"seat": seat.seat, "name": seat.name, "due": None, "due_in": None,
+                 "vacation": False, "vacation_days_left": settings.vacation_days,
+                 "bank": _hours(clock.bank_seconds if clock else 0)}
+        if clock is not None:
+            entry["vacation"] = clock.vacation_since is not None
+            entry["vacation_days_left"] = round(vacation_left(
+                clock, settings, loaded.events[0].recorded_at, now).total_seconds() / 86400, 1)
+            if clock.due_at is not None:
+                due = _aware(clock.due_at)
+                entry["due"] = due.strftime("%a %d %b %Y %H:%M UTC")
+                entry["due_in"] = describe_left(due, now)
+        result.append(entry)
+    return result
+
+
+def _hours(seconds: int) -> str:
+    return f"{(seconds or 0) / 3600:.0f} h"
