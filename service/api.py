@@ -5,14 +5,12 @@ import hmac
 
 from flask import Blueprint, jsonify, request
 
-from engine import IllegalAction
 from service.app import services
-from service.games import NotFound, create_game, load
+from service.errors import json_errors
+from service.games import create_game, load
 from service.history import superseded_seqs
 from service.moves import load_for_secret, make_move
 from service.presenter import secret_for, seat_context
-from service.store import Conflict
-from service.tokens import BadSecret
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -28,31 +26,7 @@ def _api_error(error: ApiError):
     return jsonify(error=str(error)), error.status
 
 
-@bp.errorhandler(IllegalAction)
-def _illegal(error):
-    return jsonify(error=str(error)), 400
-
-
-@bp.errorhandler(BadSecret)
-def _bad_secret(error):
-    return jsonify(error=str(error)), 403
-
-
-@bp.errorhandler(NotFound)
-def _not_found(error):
-    return jsonify(error=str(error)), 404
-
-
-@bp.errorhandler(Conflict)
-def _conflict(error):
-    return jsonify(error=str(error)), 409
-
-
-@bp.errorhandler(404)
-@bp.errorhandler(405)
-@bp.errorhandler(413)
-def _http(error):
-    return jsonify(error=error.description), error.code
+json_errors(bp)
 
 
 def _json_body() -> dict:

@@ -87,6 +87,9 @@ def _register(app: Flask, settings: Settings) -> None:
     from service import api, boards, cli, pages, play
 
     boards.init_app(app)  # the game pictures for templates (issue 8)
+    from service.errors import page_errors
+
+    page_errors(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(play.bp)
     from service import vacation

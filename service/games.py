@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from engine import Game, IllegalAction, find_legal, get_game
 from engine.core import without_label
 from service import preferences, store, timekeeping
-from service.history import INFO_EVENTS, rebuild
+from service.history import INFO_EVENTS
 from service.models import GameRow, OutboxRow, SeatRow
 from service import snapshots  # issue 9: the replay cache
 from service.store import Event

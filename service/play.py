@@ -10,23 +10,14 @@ from engine import IllegalAction
 from service.admin.commands import undo_label, undo_move
 from service import timekeeping
 from service.app import services
-from service.games import NotFound, StaleMove, is_fresh
+from service.games import StaleMove, is_fresh
 from service.moves import load_for_secret, make_move, resolve_seat
 from service.presenter import seat_context
 from service.store import Conflict
-from service.tokens import BadSecret
 
 bp = Blueprint("play", __name__, url_prefix="/play")
 
 
-@bp.errorhandler(BadSecret)
-def _bad_secret(error):
-    return render_template("pages/error.html", title="Link not valid", message=str(error)), 403
-
-
-@bp.errorhandler(NotFound)
-def _not_found(error):
-    return render_template("pages/error.html", title="No such game", message=str(error)), 404
 
 
 @bp.get("/<secret>")

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from flask import Blueprint, current_app, flash, redirect, render_template, url_for
+from flask import Blueprint, current_app, flash, redirect, url_for
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from engine import IllegalAction
 from service import preferences
-from service.games import NotFound, Outcome, create_game, load
+from service.games import Outcome, create_game, load
 from service.models import RematchRow, SeatRow
-from service.tokens import BadSecret, make_secret
+from service.tokens import make_secret
 
 bp = Blueprint("rematch", __name__, url_prefix="/play")
 
@@ -50,14 +50,6 @@ def new_seat_of(seats: int, old_seat: int) -> int:
     return (old_seat - 1) % seats
 
 
-@bp.errorhandler(BadSecret)
-def _bad_secret(error):
-    return render_template("pages/error.html", title="Link not valid", message=str(error)), 403
-
-
-@bp.errorhandler(NotFound)
-def _not_found(error):
-    return render_template("pages/error.html", title="No such game", message=str(error)), 404
 
 
 @bp.post("/<secret>/rematch")

@@ -39,10 +39,6 @@ def init_app(app) -> None:
     app.register_blueprint(bp)
 
 
-@bp.errorhandler(NotFound)
-def _not_found(error):
-    return render_template("pages/error.html", title="No such game", message=str(error)), 404
-
 
 @bp.get("/<token>")
 def watch(token: str):

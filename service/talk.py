@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, flash, redirect, request, url_for
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -14,7 +14,6 @@ from engine import IllegalAction
 from service import preferences, store
 from service.games import _outbox, load
 from service.models import EventRow, SeatRow
-from service.tokens import BadSecret
 
 MAX_TEXT = 2000
 RECENT = 20
@@ -92,10 +91,6 @@ def init_app(app) -> None:
     app.jinja_env.globals["table_talk"] = table_talk
     app.register_blueprint(bp)
 
-
-@bp.errorhandler(BadSecret)
-def _bad_secret(error):
-    return render_template("pages/error.html", title="Link not valid", message=str(error)), 403
 
 
 @bp.post("/<secret>/talk")

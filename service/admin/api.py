@@ -10,14 +10,14 @@ from __future__ import annotations
 from flask import Blueprint, g, jsonify, request
 from flask_wtf.csrf import CSRFError
 
-from engine import GAMES, IllegalAction
+from engine import GAMES
 from service.admin import auth, commands
 from service.admin.audit import audit
 from service.admin.views import STATUSES, LIST_LIMIT, mail_status
 from service.app import csrf, services
-from service.games import NotFound, load
+from service.errors import json_errors
+from service.games import load
 from service.models import GameRow
-from service.store import Conflict
 
 bp = Blueprint("admin_api", __name__, url_prefix="/admin/api")
 
@@ -55,26 +55,7 @@ def _csrf(error):
     return jsonify(error=f"CSRF check failed: {error.description}"), 400
 
 
-@bp.errorhandler(IllegalAction)
-def _illegal(error):
-    return jsonify(error=str(error)), 400
-
-
-@bp.errorhandler(NotFound)
-def _not_found(error):
-    return jsonify(error=str(error)), 404
-
-
-@bp.errorhandler(Conflict)
-def _conflict(error):
-    return jsonify(error=str(error)), 409
-
-
-@bp.errorhandler(404)
-@bp.errorhandler(405)
-@bp.errorhandler(413)
-def _http(error):
-    return jsonify(error=error.description), error.code
+json_errors(bp)
 
 
 def _site_admin() -> None:

@@ -179,7 +179,10 @@ def _road_lines(view: dict, top_row: int) -> list:
             (ac, ar), (bc, br) = road["a"], road["b"]
             x1, y1 = _centre(ac, ar, top_row)
             x2, y2 = _centre(bc, br, top_row)
-            dx, dy = x2 - x1, y2 - y1
+            # The side-by-side offset is taken from the pair in a fixed order, so a road
+            # listed b->a goes beside one listed a->b instead of on top of it.
+            (sx1, sy1), (sx2, sy2) = sorted(((x1, y1), (x2, y2)))
+            dx, dy = sx2 - sx1, sy2 - sy1
             length = (dx * dx + dy * dy) ** 0.5 or 1
             shift = (i - (len(roads) - 1) / 2) * 18
             ox, oy = -dy / length * shift, dx / length * shift
@@ -214,8 +217,16 @@ def svg(view: dict) -> Markup:
     for t in view.get("table") or []:
         out.append(_card_svg(view, t, top_row))
     # Road costs on top, at the middle of each road (in the gap between cards).
+    taken: list[tuple[float, float]] = []
     for road, (x1, y1, x2, y2) in placed:
         mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+        length = ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5 or 1
+        for step in (0, 16, -16, 32, -32):        # crossing roads: keep both costs readable
+            px, py = mx + (x2 - x1) / length * step, my + (y2 - y1) / length * step
+            if all((px - qx) ** 2 + (py - qy) ** 2 > 15 ** 2 for qx, qy in taken):
+                break
+        mx, my = px, py
+        taken.append((mx, my))
         out.append(_token(mx, my, road.get("owner"), str(road.get("cost", "")),
                           f"road of {player_name(view, road.get('owner'))}: "
                           f"{road.get('cost')} token(s)", r=7.5))

@@ -67,6 +67,41 @@ def card_label(cid: str) -> str:
 
 
 # --- what a seat may do ------------------------------------------------------------------
+#
+# Each enumerator (``legal`` and the ``*_options`` it calls) has a twin that checks one given
+# action directly (``find`` and the ``*_option`` functions): it returns the listed action
+# (with its label) whose fields equal the given ones, or ``None``.  Both share the rule code
+# (``board``) and the action builders below; tests/engine/inca_empire/test_validation.py
+# checks on random games that they accept exactly the same actions.  Change them together.
+
+BUILDABLE = ("city", "colca", "start")
+PASS = {"type": "pass", "label": "Pass (no more actions this Era)"}
+SKIP = {"type": "skip", "label": "Take no action"}
+NOTHING = {"type": "nothing", "label": "Do nothing more"}
+DONE = {"stock": {"type": "done", "label": "Stop stocking"},
+        "temple": {"type": "done", "label": "Build no temple"}}
+
+
+def build_action(cid: str) -> dict:
+    return {"type": "build", "card": cid, "label": f"Build {card_label(cid)}"}
+
+
+def workforce_action(cid: str) -> dict:
+    return {"type": "workforce", "card": cid,
+            "label": f"Play Extra Workforce {cid}: {CARDS[cid]['action']['text']}"}
+
+
+def trade_action(state: dict, cid: str, space: int) -> dict:
+    a, b = parties(state, space)
+    return {"type": "trade", "card": cid, "space": space,
+            "label": f"Play Trade Agreement {cid} between {state['players'][a]} "
+                     f"and {state['players'][b]}: {CARDS[cid]['effect']['text']}"}
+
+
+def terrace_action(cid: str) -> dict:
+    return {"type": "terrace", "card": cid,
+            "label": f"Build a Terrace with {card_label(cid)} face down"}
+
 
 def main_actions(state: dict, seat: int, bonus: bool) -> list[dict]:
     """Card-playing actions open to ``seat`` now, then pass (or skip, after cashing in)."""
@@ -77,59 +112,146 @@ def main_actions(state: dict, seat: int, bonus: bool) -> list[dict]:
     empty_spaces = [i for i, t in enumerate(state["trades"]) if not t]
     out = []
     for cid in state["hands"][seat]:
-        card = CARDS[cid]
-        kind = card["type"]
-        if kind in ("city", "colca", "start") and board.placements(
-                state, cid, net, eff["road_discount"], active):
-            out.append({"type": "build", "card": cid, "label": f"Build {card_label(cid)}"})
+        kind = CARDS[cid]["type"]
+        if kind in BUILDABLE and board.can_place(state, cid, net, eff["road_discount"], active):
+            out.append(build_action(cid))
         if kind == "workforce" and supply >= 1:
-            out.append({"type": "workforce", "card": cid,
-                        "label": f"Play Extra Workforce {cid}: {card['action']['text']}"})
+            out.append(workforce_action(cid))
         if kind == "trade" and supply >= 1 and not bonus:
             for space in empty_spaces:
-                a, b = parties(state, space)
-                out.append({"type": "trade", "card": cid, "space": space,
-                            "label": f"Play Trade Agreement {cid} between {state['players'][a]} "
-                                     f"and {state['players'][b]}: {card['effect']['text']}"})
+                out.append(trade_action(state, cid, space))
         if kind != "start" and supply >= 1:
-            out.append({"type": "terrace", "card": cid,
-                        "label": f"Build a Terrace with {card_label(cid)} face down"})
+            out.append(terrace_action(cid))
     if bonus:
-        out.append({"type": "skip", "label": "Take no action"})
+        out.append(dict(SKIP))
     elif state["acted"][seat] >= MIN_ACTIONS or not out:
-        out.append({"type": "pass", "label": "Pass (no more actions this Era)"})
+        out.append(dict(PASS))
     return out
+
+
+def main_action(state: dict, seat: int, bonus: bool, action: dict) -> dict | None:
+    """The ``main_actions`` entry equal to ``action`` (labels aside), or ``None``."""
+    kind = action.get("type")
+    if kind == "skip":
+        return dict(SKIP) if bonus else None
+    if kind == "pass":
+        if bonus:
+            return None
+        if state["acted"][seat] >= MIN_ACTIONS or not any_card_action(state, seat, bonus):
+            return dict(PASS)
+        return None
+    cid = action.get("card")
+    if not isinstance(cid, str) or cid not in state["hands"][seat]:
+        return None
+    card_type = CARDS[cid]["type"]
+    supply = state["supply"][seat]
+    if kind == "build":
+        if card_type in BUILDABLE:
+            eff = effects(state, seat)
+            if board.can_place(state, cid, my_network(state, seat, eff), eff["road_discount"],
+                               state["active"][seat]):
+                return build_action(cid)
+    elif kind == "workforce":
+        if card_type == "workforce" and supply >= 1:
+            return workforce_action(cid)
+    elif kind == "trade":
+        if card_type == "trade" and supply >= 1 and not bonus:
+            space = action.get("space")
+            for i, t in enumerate(state["trades"]):
+                if not t and i == space:
+                    return trade_action(state, cid, i)
+    elif kind == "terrace":
+        if card_type != "start" and supply >= 1:
+            return terrace_action(cid)
+    return None
+
+
+def any_card_action(state: dict, seat: int, bonus: bool) -> bool:
+    """Whether ``main_actions`` lists any card-playing action (else pass is always open)."""
+    hand = state["hands"][seat]
+    if state["supply"][seat] >= 1 and any(CARDS[c]["type"] != "start" for c in hand):
+        return True  # at least a Terrace
+    builds = [c for c in hand if CARDS[c]["type"] in BUILDABLE]
+    if not builds:
+        return False
+    eff = effects(state, seat)
+    net = my_network(state, seat, eff)
+    return any(board.can_place(state, c, net, eff["road_discount"], state["active"][seat])
+               for c in builds)
 
 
 def stock_options(state: dict, seat: int, net: set[str], eff: dict, used=None) -> list[dict]:
     """Storage huts on Colcas of the road system with room (two tokens under "huts2")."""
     if state["active"][seat] < 1:
         return []
-    cap = 2 if eff["huts2"] else 1
     out = []
     for k in sorted(net, key=lambda k: (board.pos(k)[1], board.pos(k)[0])):
-        here = state["table"][k]
-        for i, hut in enumerate(here["huts"]):
-            if len(hut) >= cap:
-                continue
-            if used is not None and [k, i] not in used and len(used) >= 3:
-                continue
-            good = CARDS[here["card"]]["huts"][i]
-            out.append({"type": "stock", "at": k, "hut": i,
-                        "label": f"Stock the {good} hut of {where(state, k)} (1 token)"})
+        for i in range(len(state["table"][k]["huts"])):
+            if stock_allowed(state, eff, k, i, used):
+                out.append(stock_action(state, k, i))
     return out
+
+
+def stock_option(state: dict, seat: int, net: set[str], eff: dict, used, at,
+                 hut) -> dict | None:
+    """The ``stock_options`` entry for ``(at, hut)``, or ``None`` if it is not listed."""
+    if state["active"][seat] < 1 or not isinstance(at, str) or at not in net:
+        return None
+    for i in range(len(state["table"][at]["huts"])):
+        if i == hut:
+            return stock_action(state, at, i) if stock_allowed(state, eff, at, i, used) else None
+    return None
+
+
+def stock_allowed(state: dict, eff: dict, k: str, i: int, used) -> bool:
+    """Room in hut ``i`` of ``k``; "Stock three storage huts" stocks at most three huts."""
+    cap = 2 if eff["huts2"] else 1
+    if len(state["table"][k]["huts"][i]) >= cap:
+        return False
+    return used is None or [k, i] in used or len(used) < 3
+
+
+def stock_action(state: dict, k: str, i: int) -> dict:
+    good = CARDS[state["table"][k]["card"]]["huts"][i]
+    return {"type": "stock", "at": k, "hut": i,
+            "label": f"Stock the {good} hut of {where(state, k)} (1 token)"}
 
 
 def temple_options(state: dict, seat: int, net: set[str]) -> list[dict]:
     """A free gold square in a city of the road system, paid from the Active Pool."""
     out = []
     for k in sorted(net, key=lambda k: (board.pos(k)[1], board.pos(k)[0])):
-        here = state["table"][k]
-        cost = CARDS[here["card"]]["temple"]
-        if cost and here["temple"] is None and state["active"][seat] >= cost:
-            out.append({"type": "temple", "at": k,
-                        "label": f"Build a temple in {where(state, k)} ({cost} tokens)"})
+        option = temple_option(state, seat, net, k)
+        if option:
+            out.append(option)
     return out
+
+
+def temple_option(state: dict, seat: int, net: set[str], k) -> dict | None:
+    """The ``temple_options`` entry for ``k``, or ``None`` if it is not listed."""
+    if not isinstance(k, str) or k not in net:
+        return None
+    here = state["table"][k]
+    cost = CARDS[here["card"]]["temple"]
+    if cost and here["temple"] is None and state["active"][seat] >= cost:
+        return {"type": "temple", "at": k,
+                "label": f"Build a temple in {where(state, k)} ({cost} tokens)"}
+    return None
+
+
+def place_action(state: dict, cid: str, at: str, via: str, tokens: int) -> dict:
+    return {"type": "place", "at": at, "via": via,
+            "label": f"Place at {where(state, at)}, road from {where(state, via)}: "
+                     f"{tokens} road + {CARDS[cid]['fame']} fame tokens"}
+
+
+def road_action(state: dict, a: str, b: str, tokens: int) -> dict:
+    return {"type": "road", "a": a, "b": b,
+            "label": f"Road between {where(state, a)} and {where(state, b)} ({tokens} tokens)"}
+
+
+def restrict_action(state: dict, k: str) -> dict:
+    return {"type": "restrict", "at": k, "label": f"Route Restriction on {where(state, k)}"}
 
 
 def pending_actions(state: dict, seat: int) -> list[dict]:
@@ -138,41 +260,86 @@ def pending_actions(state: dict, seat: int) -> list[dict]:
     net = my_network(state, seat, eff)
     step = pending["step"]
     if step == "place":
-        return [{"type": "place", "at": at, "via": via,
-                 "label": f"Place at {where(state, at)}, road from {where(state, via)}: "
-                          f"{tokens} road + {CARDS[pending['card']]['fame']} fame tokens"}
+        return [place_action(state, pending["card"], at, via, tokens)
                 for at, via, tokens in board.placements(
                     state, pending["card"], net, eff["road_discount"], state["active"][seat])]
     if step == "terrace":
-        roads = [{"type": "road", "a": a, "b": b,
-                  "label": f"Road between {where(state, a)} and {where(state, b)} ({t} tokens)"}
+        roads = [road_action(state, a, b, t)
                  for a, b, t in board.road_options(state, seat, net, eff["road_discount"],
                                                    state["active"][seat])]
         return (roads + temple_options(state, seat, net) + stock_options(state, seat, net, eff)
-                + [{"type": "nothing", "label": "Do nothing more"}])
+                + [dict(NOTHING)])
     if step == "restrict":
-        return [{"type": "restrict", "at": k, "label": f"Route Restriction on {where(state, k)}"}
-                for k in restrict_targets(state)]
+        return [restrict_action(state, k) for k in restrict_targets(state)]
     if step == "stock":
-        return stock_options(state, seat, net, eff, pending["used"]) + [
-            {"type": "done", "label": "Stop stocking"}]
+        return stock_options(state, seat, net, eff, pending["used"]) + [dict(DONE["stock"])]
     if step == "temple":
-        return temple_options(state, seat, net) + [{"type": "done", "label": "Build no temple"}]
+        return temple_options(state, seat, net) + [dict(DONE["temple"])]
     raise AssertionError(step)
+
+
+def pending_action(state: dict, seat: int, action: dict) -> dict | None:
+    """The ``pending_actions`` entry equal to ``action`` (labels aside), or ``None``."""
+    pending = state["pending"]
+    step = pending["step"]
+    kind = action.get("type")
+    if step == "restrict":
+        k = action.get("at")
+        if kind == "restrict" and isinstance(k, str) and is_restrict_target(state, k):
+            return restrict_action(state, k)
+        return None
+    if kind == "done":
+        return dict(DONE[step]) if step in DONE else None
+    if kind == "nothing":
+        return dict(NOTHING) if step == "terrace" else None
+    if kind not in ("place", "road", "temple", "stock"):
+        return None
+    eff = effects(state, seat)
+    net = my_network(state, seat, eff)
+    active = state["active"][seat]
+    if step == "place":
+        if kind == "place":
+            at, via = action.get("at"), action.get("via")
+            tokens = board.placement(state, pending["card"], at, via, net, eff["road_discount"],
+                                     active)
+            if tokens is not None:
+                return place_action(state, pending["card"], at, via, tokens)
+        return None
+    if kind == "road" and step == "terrace":
+        a, b = action.get("a"), action.get("b")
+        tokens = board.road_option(state, seat, a, b, net, eff["road_discount"], active)
+        return road_action(state, a, b, tokens) if tokens is not None else None
+    if kind == "temple" and step in ("terrace", "temple"):
+        return temple_option(state, seat, net, action.get("at"))
+    if kind == "stock" and step in ("terrace", "stock"):
+        used = pending["used"] if step == "stock" else None
+        return stock_option(state, seat, net, eff, used, action.get("at"), action.get("hut"))
+    return None
 
 
 def restrict_targets(state: dict) -> list[str]:
     """Any location but Cusco (a token there would stop every new Start city) that has none."""
-    if state["restrictions_left"] <= 0:
-        return []
     return [k for k in sorted(state["table"], key=lambda k: (board.pos(k)[1], board.pos(k)[0]))
-            if k != board.CUSCO_KEY and not state["table"][k]["restricted"]]
+            if is_restrict_target(state, k)]
+
+
+def is_restrict_target(state: dict, k: str) -> bool:
+    return (state["restrictions_left"] > 0 and k in state["table"] and k != board.CUSCO_KEY
+            and not state["table"][k]["restricted"])
 
 
 def legal(state: dict, seat: int) -> list[dict]:
     if state["pending"] is not None:
         return pending_actions(state, seat)
     return main_actions(state, seat, bonus=state["phase"] == rules.CASH)
+
+
+def find(state: dict, seat: int, action: dict) -> dict | None:
+    """The ``legal`` entry equal to ``action`` (labels aside), found without listing them
+    all (the replay hot path), or ``None``."""
+    if state["pending"] is not None:
+        return pending_action(state, seat, action)
+    return main_action(state, seat, state["phase"] == rules.CASH, action)
 
 
 # --- doing it ----------------------------------------------------------------------------
