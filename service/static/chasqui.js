@@ -1,0 +1,38 @@
+// Progressive enhancement only: every page works without this file (plain forms).
+// 1. A pressed move button turns into "Sending…" and the form cannot be sent twice.
+// 2. On the Machu Picchu map, choosing a district moves the focus to its move button.
+(function () {
+  "use strict";
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (form.dataset.sent === "1") { event.preventDefault(); return; }
+    form.dataset.sent = "1";
+    var buttons = form.querySelectorAll("button[type=submit]");
+    for (var i = 0; i < buttons.length; i++) {
+      buttons[i].setAttribute("aria-disabled", "true");
+      buttons[i].dataset.label = buttons[i].textContent;
+      buttons[i].textContent = "Sending…";
+    }
+  });
+  window.addEventListener("pageshow", function () {  // back button: make forms usable again
+    var forms = document.querySelectorAll("form[data-sent='1']");
+    for (var i = 0; i < forms.length; i++) {
+      forms[i].dataset.sent = "";
+      var buttons = forms[i].querySelectorAll("button[data-label]");
+      for (var j = 0; j < buttons.length; j++) {
+        buttons[j].textContent = buttons[j].dataset.label;
+        buttons[j].removeAttribute("aria-disabled");
+      }
+    }
+  });
+  document.addEventListener("click", function (event) {
+    var district = event.target.closest && event.target.closest("[data-district]");
+    if (!district) { return; }
+    var id = district.getAttribute("data-district");
+    var buttons = document.querySelectorAll("form button");
+    for (var i = 0; i < buttons.length; i++) {
+      var input = buttons[i].form.querySelector("input[name=action]");
+      if (input && input.value.indexOf('"' + id + '"') !== -1) { buttons[i].focus(); return; }
+    }
+  });
+})();
