@@ -12,6 +12,7 @@ text + HTML from templates and sends by SMTP to a local aiosmtpd that accepts ev
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import platform
 import secrets
@@ -72,6 +73,9 @@ def main() -> None:
            "CHASQUI_SMTP_URL": f"smtp://127.0.0.1:{smtp_port}",
            "CHASQUI_BASE_URL": "http://bench.test", "CHASQUI_SECRET_KEY": "bench"}
     app = create_app(from_env(env), upgrade=True)
+    # The sink is the bench's, not the system's: its five INFO lines per mail cost the host CPU
+    # the worker needs (the bench process shares the machine with the worker and PostgreSQL).
+    logging.getLogger("mail.log").setLevel(logging.WARNING)
     svc = app.extensions["chasqui"]
     worker = None
     log = Path(f"/tmp/{queue}.log")

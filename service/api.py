@@ -85,14 +85,15 @@ def game_status(game_id: str):
     svc = services()
     with svc.db.reading() as session:
         loaded = load(session, game_id)
-    superseded = superseded_seqs(loaded.events)
+        events = loaded.events.all()  # every event, read while the session is open
+    superseded = superseded_seqs(events)
     return jsonify(
         id=game_id, game=loaded.game.name, status=loaded.row.status, seq=loaded.seq,
         to_act=loaded.game.to_act(loaded.state), outcome=_outcome_json(loaded),
         players=[{"seat": s.seat, "name": s.name, "email": s.email} for s in loaded.seats],
         events=[{"seq": e.seq, "kind": e.kind, "payload": e.payload, "actor": e.actor,
                  "recorded_at": e.recorded_at.isoformat(), "prev_hash": e.prev_hash,
-                 "hash": e.hash, "superseded": e.seq in superseded} for e in loaded.events])
+                 "hash": e.hash, "superseded": e.seq in superseded} for e in events])
 
 
 def _outcome_json(loaded):

@@ -95,6 +95,13 @@ def _register(app: Flask, settings: Settings) -> None:
     from service import vacation
 
     app.register_blueprint(vacation.bp)
+    from service import zones
+
+    app.register_blueprint(zones.bp)
+    app.jinja_env.globals["zone_choices"] = zones.COMMON
+    from service import planning
+
+    app.register_blueprint(planning.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
     from service import openapi

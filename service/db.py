@@ -23,6 +23,7 @@ def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
         event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "begin", _sqlite_begin)
         return engine
     return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
 
@@ -34,6 +35,14 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=30000")
     cursor.close()
+    # pysqlite's own transaction handling never emits BEGIN before a SAVEPOINT, so RELEASE
+    # SAVEPOINT would commit: an appended event would survive a failure later in the same
+    # unit of work.  Take transactions over: no implicit handling, an explicit BEGIN.
+    dbapi_connection.isolation_level = None
+
+
+def _sqlite_begin(connection) -> None:
+    connection.exec_driver_sql("BEGIN")
 
 
 class Database:

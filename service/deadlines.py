@@ -61,14 +61,14 @@ def fire(session: Session, deadline: DeadlineRow, now: datetime, domain: str) ->
 def _vacation_left(session: Session, loaded: Loaded, seat: int, now: datetime) -> bool:
     """Vacation starts by itself when the bank runs out and days are left."""
     clock = session.get(SeatClockRow, (loaded.row.id, seat))
-    settings = timekeeping.clock_of(loaded.events[0].payload)
+    settings = timekeeping.clock_of(loaded.first.payload)
     return clock is not None and timekeeping.vacation_left(
-        clock, settings, loaded.events[0].recorded_at, now).total_seconds() > 0
+        clock, settings, loaded.first.recorded_at, now).total_seconds() > 0
 
 
 def time_out(session: Session, loaded: Loaded, seat: int, now: datetime, domain: str) -> list[int]:
     """The seat's time ran out: apply the game's policy as an event everyone is told about."""
-    clock = timekeeping.clock_of(loaded.events[0].payload)
+    clock = timekeeping.clock_of(loaded.first.payload)
     if clock.timeout_policy == "pause":
         event = store.append(session, loaded.row.id, loaded.seq + 1, loaded.head_hash, "GamePaused",
                              {"reason": "timeout", "seat": seat}, SYSTEM, now)

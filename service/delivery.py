@@ -3,7 +3,13 @@
 A delivery locks its row (``FOR UPDATE SKIP LOCKED`` on PostgreSQL, so two workers never send
 the same row at once), builds the message, hands it to the transport and marks the row in the
 same transaction.  A crash between sending and committing re-sends the identical message with
-the identical Message-ID, which receivers dedupe."""
+the identical Message-ID, which receivers dedupe.
+
+Issue 9: a delivery also sends the other due rows of its (game, seq) that it can lock (the other
+seats' mails of one event) with the same replay, in the same transaction.  A sibling that meets
+a temporary failure is left untouched for its own task; a sibling task that finds its row
+locked by such a batch returns "locked-or-missing", and should the batch then leave the row
+pending, the sweep (``due_ids``) sends it after the grace, as for any lost task."""
 from __future__ import annotations
 
 import logging
@@ -11,9 +17,10 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import select
 
+from service import mailkit
 from service.db import Database
 from service.games import load
-from service.mail import build_message
+from service.mail import build_message, deadlines_for
 from service.models import OutboxRow
 from service.transport import LocalMailbox, PermanentFailure, SmtpTransport, TemporaryFailure
 
@@ -33,8 +40,17 @@ def transport_for(settings):
     return LocalMailbox() if settings.local_mailbox else SmtpTransport(settings.smtp_url)
 
 
+# A delivery also takes the other due rows of the same game and seq (the other seats' mails
+# of one event) that no other worker holds: one lock, one replay, one transaction for all of
+# them.  Their own tasks then find them sent and return at once.
+BATCH_LIMIT = 16
+
+
 def deliver(db: Database, settings, outbox_id: int, now: datetime, transport=None) -> str:
-    """Deliver one row; returns its status afterwards ("sent", "pending", "bounced", ...)."""
+    """Deliver one row; returns its status afterwards ("sent", "pending", "bounced", ...).
+    When it was sent, the due siblings (same game and seq, pending, not locked elsewhere) go
+    out in the same transaction: each is sent and marked exactly as its own task would have,
+    except that a temporary failure of a sibling leaves it untouched for its own task."""
     transport = transport or transport_for(settings)
     with db.unit_of_work() as session:
         row = session.scalars(
@@ -44,23 +60,56 @@ def deliver(db: Database, settings, outbox_id: int, now: datetime, transport=Non
             return "locked-or-missing"
         if row.status != "pending":
             return row.status
-        message = build_message(settings, load(session, row.game_id, upto=row.seq), row)
+        loaded = load(session, row.game_id, upto=row.seq)
+        siblings = [] if row.kind == "digest" else list(session.scalars(
+            select(OutboxRow)
+            .where(OutboxRow.game_id == row.game_id, OutboxRow.seq == row.seq,
+                   OutboxRow.id != row.id, OutboxRow.status == "pending",
+                   OutboxRow.kind != "digest", OutboxRow.next_attempt_at <= now)
+            .order_by(OutboxRow.id).limit(BATCH_LIMIT)
+            .with_for_update(skip_locked=True)))
+        rows = [row, *siblings]
+        languages = mailkit.languages_for(session, rows)
+        deadlines = deadlines_for(session, loaded, rows)
+        status = _deliver_row(settings, transport, session, loaded, row, now,
+                              languages.get(row.id), deadlines)
+        if status != "sent":
+            return status
+        for sibling in siblings:
+            try:
+                if _deliver_row(settings, transport, session, loaded, sibling, now,
+                                languages.get(sibling.id), deadlines, sibling=True) == "pending":
+                    break  # the relay is unwell: leave the rest to their own tasks
+            except Exception:  # noqa: BLE001 - a sibling's bug must not undo the rows sent
+                log.exception("outbox %s left to its own task", sibling.id)
+                break
+        return status
+
+
+def _deliver_row(settings, transport, session, loaded, row: OutboxRow, now: datetime,
+                 language: str | None, deadlines: dict, sibling: bool = False) -> str:
+    message = build_message(settings, loaded, row, language, deadlines)
+    try:
+        transport.send(message, session, now)
+    except PermanentFailure as error:
         row.attempts += 1
-        try:
-            transport.send(message, session, now)
-        except PermanentFailure as error:
-            row.status, row.last_error = "bounced", str(error)[:2000]
-            log.warning("outbox %s bounced: %s", outbox_id, error)
-        except TemporaryFailure as error:
-            row.last_error = str(error)[:2000]
-            if row.attempts >= MAX_ATTEMPTS:
-                row.status = "failed"
-            else:
-                row.next_attempt_at = now + backoff(row.attempts)
-            log.info("outbox %s will be retried: %s", outbox_id, error)
+        row.status, row.last_error = "bounced", str(error)[:2000]
+        log.warning("outbox %s bounced: %s", row.id, error)
+    except TemporaryFailure as error:
+        if sibling:  # not this row's own attempt: its task tries it and counts it
+            log.info("outbox %s left to its own task: %s", row.id, error)
+            return "pending"
+        row.attempts += 1
+        row.last_error = str(error)[:2000]
+        if row.attempts >= MAX_ATTEMPTS:
+            row.status = "failed"
         else:
-            row.status, row.sent_at, row.last_error = "sent", now, None
-        return row.status
+            row.next_attempt_at = now + backoff(row.attempts)
+        log.info("outbox %s will be retried: %s", row.id, error)
+    else:
+        row.attempts += 1
+        row.status, row.sent_at, row.last_error = "sent", now, None
+    return row.status
 
 
 def due_ids(db: Database, now: datetime, grace: timedelta = timedelta(seconds=60),

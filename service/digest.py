@@ -37,7 +37,7 @@ def seat_games(session: Session, address: str) -> list[dict]:
         game, state = loaded.game, loaded.state
         waiting = (loaded.row.status == "active" and game.outcome(state) is None
                    and seat_row.seat in game.to_act(state))
-        since = loaded.events[-1].recorded_at
+        since = loaded.head.recorded_at
         if waiting and seat_row.decision_seq:
             asked = session.get(EventRow, (seat_row.game_id, seat_row.decision_seq))
             if asked is not None:

@@ -15,10 +15,10 @@ from sqlalchemy.orm import Session
 from engine import Game, IllegalAction, find_legal, get_game
 from engine.core import without_label
 from service import preferences, store, timekeeping
-from service.history import INFO_EVENTS
-from service.models import GameRow, OutboxRow, SeatRow
+from service.history import INFO_EVENTS, created
+from service.models import GameRow, MailPreferenceRow, OutboxRow, SeatRow
 from service import snapshots  # issue 9: the replay cache
-from service.store import Event
+from service.store import Event, EventLog
 
 
 class NotFound(LookupError):
@@ -31,19 +31,42 @@ class StaleMove(store.Conflict):
 
 @dataclass
 class Loaded:
+    """A game as a command sees it: rows, the replayed state, and its events.
+
+    ``events`` is an ``EventLog``: indexed by seq - 1 like a list, but a load that starts from
+    a snapshot has read only ``first`` (GameCreated) and the events from the snapshot on; older
+    ones are read on demand (audit, export, status pages).  The hot paths use ``first``,
+    ``head`` and ``since(seq)``, which read nothing more unless they reach before the tail."""
     row: GameRow
     seats: list[SeatRow]
-    events: list[Event]
+    events: EventLog
     game: Game
     state: dict
 
+    def __post_init__(self):
+        if not isinstance(self.events, EventLog):
+            self.events = EventLog(list(self.events))
+
+    @property
+    def first(self) -> Event:
+        """GameCreated: the game's name, players, seed, options, clock and mail settings."""
+        return self.events.first
+
+    @property
+    def head(self) -> Event:
+        return self.events.head
+
     @property
     def seq(self) -> int:
-        return self.events[-1].seq
+        return self.events.head.seq
 
     @property
     def head_hash(self) -> str:
-        return self.events[-1].hash
+        return self.events.head.hash
+
+    def since(self, seq: int) -> list[Event]:
+        """The events after ``seq``."""
+        return self.events.since(seq)
 
 
 @dataclass
@@ -56,18 +79,63 @@ class Outcome:
     seat: int | None = None
 
 
-def load(session: Session, game_id: str, upto: int | None = None) -> Loaded:
+def load(session: Session, game_id: str, upto: int | None = None,
+         seats: list[SeatRow] | None = None) -> Loaded:
+    """The game at its head (or at ``upto``), replayed from the newest usable snapshot.
+
+    With a snapshot at seq S only GameCreated and events S.. are read (one query); the state
+    is the snapshot plus the moves after it.  Without one, or when a rewind after S goes back
+    before it, every event is read and replayed.  A load at the head writes a snapshot when
+    ``snapshots.EVERY`` events have passed since the one it started from (issue 9).
+    ``seats``: the game's seat rows in seat order, when the caller has just read them."""
     row = session.get(GameRow, game_id) if isinstance(game_id, str) else None
     if row is None:
         raise NotFound(f"no game {game_id!r}")
-    events = store.load(session, game_id)
-    if upto is not None:
-        events = [e for e in events if e.seq <= upto]
-    seats = list(session.scalars(
-        select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)))
-    # replay from the newest usable snapshot (a cache; issue 9), writing one every 50 events
-    game, state = snapshots.rebuild(session, game_id, events, write=upto is None)
+    if seats is None:
+        seats = list(session.scalars(
+            select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)))
+    write = upto is None
+    try:
+        game = get_game(row.game)
+    except Exception:  # noqa: BLE001  unknown here: the full replay below raises as before
+        events = store.load(session, game_id, upto)
+        game, state = snapshots.rebuild(session, game_id, events, write=write)
+        return Loaded(row, seats, EventLog(events), game, state)
+    read, base, state = snapshots.events_from_newest(session, game_id, game.rules_version, upto)
+    if base is None or base <= 1:  # no snapshot (or one at seq 1): every event was read
+        events = read
+        if base is None:
+            game, state = snapshots.rebuild(session, game_id, events, write=write, use=False)
+        else:
+            game, state = snapshots.rebuild(session, game_id, events, write=write)
+        return Loaded(row, seats, EventLog(events), game, state)
+    first, tail = read[0], read[1:]
+    moves = (snapshots.moves_since(tail[1:], base)
+             if first.seq == 1 and tail and tail[0].seq == base
+             and created([first])["game"] == game.name else None)
+    if moves is None:  # a rewind to before the snapshot (or a mismatch): replay in full
+        events = store.load(session, game_id, upto)
+        game, state = snapshots.rebuild(session, game_id, events, write=write)
+        return Loaded(row, seats, EventLog(events), game, state)
+    events = EventLog(tail, first, _fetcher(session, game_id))
+    for event in moves:
+        game.apply_in_place(state, event.payload["seat"], event.payload["action"])
+    if write and events.head.seq - base >= snapshots.EVERY:
+        snapshots.save(session, game_id, events.head.seq, game.rules_version, state)
     return Loaded(row, seats, events, game, state)
+
+
+def _fetcher(session: Session, game_id: str):
+    """Reads events a snapshot-started load skipped, when something asks for them (an audit,
+    an export, a status page), also after the caller's session was closed."""
+    def fetch(first: int, last: int) -> list[Event]:
+        was_open = session.in_transaction()
+        try:
+            return store.load_range(session, game_id, first, last)
+        finally:
+            if not was_open:
+                session.close()  # a read after the unit of work: end the transaction it began
+    return fetch
 
 
 def create_game(session: Session, name: str, players: list[dict], seed: int | None,
@@ -102,9 +170,10 @@ def create_game(session: Session, name: str, players: list[dict], seed: int | No
 
 
 def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, actor: str,
-                now: datetime, domain: str) -> Outcome:
-    """A player's move: refused unless it is fresh (seq seen == head) and legal."""
-    loaded = load(session, game_id)
+                now: datetime, domain: str, seats: list[SeatRow] | None = None) -> Outcome:
+    """A player's move: refused unless it is fresh (seq seen == head) and legal.
+    ``seats``: the game's seat rows, when the caller has just read them (``load``)."""
+    loaded = load(session, game_id, seats=seats)
     if not isinstance(seq_seen, int) or isinstance(seq_seen, bool):
         raise IllegalAction("seq must be an integer: the seq of the state you saw")
     game, state = loaded.game, loaded.state
@@ -181,13 +250,13 @@ def is_fresh(loaded: Loaded, seat: int, seq_seen: int) -> bool:
         return False
     if seat_row.notified_key != loaded.game.decision_key(loaded.state, seat):
         return False
-    later = loaded.events[seq_seen:]
+    later = loaded.since(seq_seen)
     return all(e.kind in INFO_EVENTS or (e.kind == "MoveMade" and e.payload.get("seat") != seat)
                for e in later)
 
 
 def _stale_message(loaded: Loaded, seat: int, action, seq_seen) -> str:
-    for event in loaded.events[max(seq_seen, 0):]:
+    for event in loaded.since(max(seq_seen, 0)):
         if (event.kind == "MoveMade" and event.payload.get("seat") == seat
                 and event.payload.get("seq_seen") == seq_seen and isinstance(action, dict)
                 and event.payload.get("action") == without_label(action)):
@@ -212,18 +281,19 @@ def _queue_mail(session: Session, loaded: Loaded, actor_seat: int | None, now: d
         rows = [_outbox(loaded, s, "game_over", now, domain) for s in loaded.seats]
     else:
         to_act = set(game.to_act(state))
+        wants_turn_mail = _turn_mail_preferences(session, loaded)
         for seat_row in loaded.seats:
             owed = seat_row.seat in to_act
             key = game.decision_key(state, seat_row.seat) if owed else None
             if owed and seat_row.notified_key != key:
                 seat_row.notified_key, seat_row.decision_seq = key, seq
-                if start or _wants_turn_mail(session, loaded, seat_row):
+                if start or wants_turn_mail(seat_row):
                     rows.append(_outbox(loaded, seat_row, "start" if start else "turn", now, domain))
             elif start:
                 rows.append(_outbox(loaded, seat_row, "start", now, domain))
     decisions = {} if result is not None else {
         s: game.decision_key(state, s) for s in game.to_act(state)}
-    timekeeping.update_clocks(session, row.id, timekeeping.clock_of(loaded.events[0].payload),
+    timekeeping.update_clocks(session, row.id, timekeeping.clock_of(loaded.first.payload),
                               decisions, now, finished=result is not None or row.status != "active",
                               mover=actor_seat)
     row.head_seq = seq
@@ -268,6 +338,22 @@ def _split_mail_options(options: dict) -> tuple[dict, dict | None]:
     if any(not isinstance(v, bool) for v in mail.values()):
         raise IllegalAction("options.mail values must be true or false")
     return options, {**MAIL_OPTIONS, **mail}
+
+
+def _turn_mail_preferences(session: Session, loaded: Loaded):
+    """``_wants_turn_mail`` for many seats of one game: the game's preference rows are read
+    once (one query, on the first seat asked about) instead of one ``get`` per seat."""
+    rows: dict[int, MailPreferenceRow] | None = None
+
+    def wants(seat_row: SeatRow) -> bool:
+        nonlocal rows
+        if rows is None:
+            rows = {p.seat: p for p in session.scalars(select(MailPreferenceRow).where(
+                MailPreferenceRow.game_id == loaded.row.id))}
+        row = rows.get(seat_row.seat)
+        mode = row.mode if row is not None and row.mode in preferences.MODES else "every"
+        return mode == "every"  # as preferences.wants_turn_mail
+    return wants
 
 
 def _wants_turn_mail(session: Session, loaded: Loaded, seat_row: SeatRow) -> bool:

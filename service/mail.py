@@ -6,29 +6,94 @@ from __future__ import annotations
 
 import hashlib
 from email.message import EmailMessage
+from email.headerregistry import HeaderRegistry
+from email.policy import EmailPolicy
 from email.utils import format_datetime
+from functools import lru_cache
 
 from flask import render_template
+from sqlalchemy import select
+from sqlalchemy.orm import object_session
 
 from service import mailkit
 from service.admin.notices import notice_for
 from service.i18n import translate
 from service.config import Settings
 from service.games import Loaded, thread_root
-from service.models import OutboxRow
+from service.models import DeadlineRow, OutboxRow
 from service.presenter import seat_context, subject
 from service.store import utc
 from service.timekeeping import describe_left
 
 
-def clock_lines(loaded: Loaded, row: OutboxRow) -> dict:
+class MemoPolicy(EmailPolicy):
+    """``email.policy.default`` with the header work memoised; the bytes are the same.
+
+    With the default policy every header set is parsed through the header registry and every
+    header written is re-folded from its parse tree: about a third of building and sending a
+    mail.  Most of a mail's headers (From, Subject, List-Id, the MIME headers of the parts,
+    ...) repeat from mail to mail, and both steps are pure functions of their inputs: the
+    parse of (name, value) and the fold of a parsed header under a given policy.  So the parse
+    is cached (parsed headers are immutable, sharing them is safe) and each parsed header keeps
+    its folds per policy.  Anything the cache does not take goes the default way."""
+
+    def header_store_parse(self, name, value):
+        if type(value) is str and len(value.splitlines()) <= 1:
+            return (name, _parsed_header(self.header_factory, name, value))
+        return super().header_store_parse(name, value)
+
+    def _fold_key(self, kind: str) -> tuple:
+        return (kind, type(self), self.max_line_length, self.linesep, self.utf8, self.cte_type,
+                self.refold_source, self.raise_on_defect, id(self.header_factory))
+
+    def fold(self, name, value):
+        return self._memo_fold("fold", name, value) if hasattr(value, "name") else super().fold(name, value)
+
+    def fold_binary(self, name, value):
+        if not hasattr(value, "name"):
+            return super().fold_binary(name, value)
+        return self._memo_fold("fold_binary", name, value)
+
+    def _memo_fold(self, kind: str, name, value):
+        folds = value.__dict__.setdefault("_chasqui_folds", {})
+        key = self._fold_key(kind)
+        if key not in folds:
+            folds[key] = getattr(super(), kind)(name, value)
+        return folds[key]
+
+
+@lru_cache(maxsize=4096)
+def _parsed_header(factory, name: str, value: str):
+    return factory(name, value)
+
+
+class _Registry(HeaderRegistry):
+    """The header registry makes a new class on every look-up (each header set asks it twice:
+    for the header's max count and to parse it); one class per header name is the same."""
+
+    def __init__(self):
+        super().__init__()
+        self._classes: dict[str, type] = {}
+
+    def __getitem__(self, name):
+        key = name.lower()
+        cls = self._classes.get(key)
+        if cls is None:
+            cls = self._classes[key] = super().__getitem__(name)
+        return cls
+
+    def map_to_type(self, name, cls):
+        super().map_to_type(name, cls)
+        self._classes.pop(name.lower(), None)
+
+
+MAIL_POLICY = MemoPolicy(header_factory=_Registry(), refold_source="none")
+
+
+def clock_lines(loaded: Loaded, row: OutboxRow, deadlines: dict | None = None) -> dict:
     """The deadline of the seat's open decision and what the last event was, if a timeout.
-    Computed from rows fixed for that decision, so a re-sent mail says the same thing."""
-    from sqlalchemy import select
-    from sqlalchemy.orm import object_session
-
-    from service.models import DeadlineRow
-
+    Computed from rows fixed for that decision, so a re-sent mail says the same thing.
+    ``deadlines``: ``deadlines_for`` of a delivery's rows, when the caller looked them up."""
     lines = {"deadline": None, "happened": None}
     last = loaded.events[-1]
     if last.kind == "TurnTimedOut":
@@ -36,18 +101,34 @@ def clock_lines(loaded: Loaded, row: OutboxRow) -> dict:
         lines["happened"] = f"{name}'s time ran out; the game played “{last.payload['label']}” for them."
     if row.kind.startswith("reminder"):
         lines["happened"] = "Reminder: your move is still open."
-    game, state = loaded.game, loaded.state
-    session = object_session(row)
-    if session is not None and row.seat in game.to_act(state) and loaded.row.status == "active":
-        due = session.scalars(select(DeadlineRow.due_at).where(
-            DeadlineRow.game_id == loaded.row.id, DeadlineRow.seat == row.seat,
-            DeadlineRow.kind == "timeout",
-            DeadlineRow.decision_key == game.decision_key(state, row.seat))).first()
-        if due is not None:
-            due = utc(due)
-            lines["deadline"] = (f"{due.strftime('%a %d %b %Y %H:%M')} UTC "
-                                 f"({describe_left(due, utc(row.created_at))})")
+    if deadlines is None or row.seat not in deadlines:
+        deadlines = deadlines_for(object_session(row), loaded, [row])
+    due = deadlines.get(row.seat)
+    if due is not None:
+        due = utc(due)
+        lines["deadline"] = (f"{due.strftime('%a %d %b %Y %H:%M')} UTC "
+                             f"({describe_left(due, utc(row.created_at))})")
     return lines
+
+
+def deadlines_for(session, loaded: Loaded, rows) -> dict:
+    """{seat: due_at or None} of the open decisions of the rows' seats, in one query."""
+    game, state = loaded.game, loaded.state
+    if session is None or loaded.row.status != "active":
+        return {}
+    to_act = game.to_act(state)
+    keys = {row.seat: game.decision_key(state, row.seat) for row in rows if row.seat in to_act}
+    if not keys:
+        return {}
+    found: dict = {}
+    for seat, key, due in session.execute(
+            select(DeadlineRow.seat, DeadlineRow.decision_key, DeadlineRow.due_at).where(
+                DeadlineRow.game_id == loaded.row.id, DeadlineRow.seat.in_(sorted(keys)),
+                DeadlineRow.kind == "timeout",
+                DeadlineRow.decision_key.in_(sorted(set(keys.values()))))):
+        if keys.get(seat) == key:
+            found.setdefault(seat, due)
+    return {seat: found.get(seat) for seat in keys}
 
 KIND_INTRO = {
     "start": "A new game has started.",
@@ -66,9 +147,12 @@ KIND_INTRO = {
 }
 
 
-def build_message(settings: Settings, loaded: Loaded, row: OutboxRow) -> EmailMessage:
-    """Render the seat's private view at the row's seq (call inside an app context)."""
-    language = mailkit.language_for(row)  # issue 7: the recipient's language
+def build_message(settings: Settings, loaded: Loaded, row: OutboxRow,
+                  language: str | None = None, deadlines: dict | None = None) -> EmailMessage:
+    """Render the seat's private view at the row's seq (call inside an app context).
+    ``language`` and ``deadlines``: looked up already by the caller for several rows at once
+    (``mailkit.languages_for``, ``deadlines_for``); looked up here when not given."""
+    language = language or mailkit.language_for(row)  # issue 7: the recipient's language
     if row.kind == "digest":
         from service.digest import build_digest
 
@@ -77,9 +161,10 @@ def build_message(settings: Settings, loaded: Loaded, row: OutboxRow) -> EmailMe
     context["intro"] = translate(language, KIND_INTRO.get(row.kind, ""))
     context["kind"] = row.kind
     context["notice"] = notice_for(loaded, row.kind, row.seat)
-    context.update(clock_lines(loaded, row))
-    context.update(mailkit.extra_context(settings, loaded, row, language))
-    message = EmailMessage()
+    context.update(clock_lines(loaded, row, deadlines))
+    extra = mailkit.extra_context(settings, loaded, row, language)
+    context.update(extra)
+    message = EmailMessage(policy=MAIL_POLICY)
     message["Subject"] = subject(loaded)
     message["From"] = settings.mail_from
     message["To"] = f"{loaded.seats[row.seat].name} <{row.to_addr}>"
@@ -91,8 +176,9 @@ def build_message(settings: Settings, loaded: Loaded, row: OutboxRow) -> EmailMe
         message["In-Reply-To"] = root
         message["References"] = root
     message["X-Chasqui-Game"] = loaded.row.id
-    mailkit.add_headers(message, settings, loaded, row, language)
+    mailkit.add_headers(message, settings, loaded, row, language, extra)
     with mailkit.locale(language):
+        context.update(mailkit.gettext_callables())
         message.set_content(render_template("mail/turn.txt", **context))
         message.add_alternative(mailkit.inline_css(render_template("mail/turn.html", **context)),
                                 subtype="html")

@@ -11,9 +11,11 @@ from contextlib import contextmanager
 from email.message import EmailMessage
 
 import css_inline
+from sqlalchemy import func, select, tuple_
 from sqlalchemy.orm import object_session
 
 from service import preferences
+from service.models import MailPreferenceRow, SeatRow
 from service.i18n import CONTENT_LANGUAGE, translate
 from service.inbound.address import reply_address
 
@@ -35,6 +37,44 @@ def language_for(row) -> str:
     return preferences.language_of(session, row.game_id, row.seat)
 
 
+def languages_for(session, rows) -> dict[int, str]:
+    """``language_for`` of several rows of one delivery in two queries (not two per row):
+    the seats' own preferences, then the newest language each address chose in any game."""
+    rows = [r for r in rows if r.seat is not None]
+    if not rows:
+        return {}
+    keys = {(r.game_id, r.seat) for r in rows}
+    own = dict(((g, s), language) for g, s, language in session.execute(
+        select(MailPreferenceRow.game_id, MailPreferenceRow.seat, MailPreferenceRow.language)
+        .where(tuple_(MailPreferenceRow.game_id, MailPreferenceRow.seat).in_(list(keys)))))
+    out: dict[int, str] = {}
+    wanting: dict[int, str] = {}
+    for r in rows:
+        language = own.get((r.game_id, r.seat))
+        if language in preferences.LANGUAGES:
+            out[r.id] = language
+        else:
+            seat_row = session.get(SeatRow, (r.game_id, r.seat))
+            if seat_row is None:
+                out[r.id] = preferences.DEFAULT_LANGUAGE
+            else:
+                wanting[r.id] = preferences.normal_address(seat_row.email)
+    if wanting:
+        newest: dict[str, str | None] = {}
+        for address, language in session.execute(
+                select(func.lower(SeatRow.email), MailPreferenceRow.language)
+                .join(SeatRow, (SeatRow.game_id == MailPreferenceRow.game_id)
+                      & (SeatRow.seat == MailPreferenceRow.seat))
+                .where(func.lower(SeatRow.email).in_(sorted(set(wanting.values()))),
+                       MailPreferenceRow.language.is_not(None))
+                .order_by(MailPreferenceRow.updated_at.desc())):
+            newest.setdefault(address, language)  # the first is the newest, as in address_language
+        for row_id, address in wanting.items():
+            found = newest.get(address)
+            out[row_id] = found if found in preferences.LANGUAGES else preferences.DEFAULT_LANGUAGE
+    return out
+
+
 @contextmanager
 def locale(language: str):
     """Render templates in the recipient's language (no-op without Flask-Babel set up)."""
@@ -45,6 +85,23 @@ def locale(language: str):
         return
     with force_locale(language):
         yield
+
+
+def gettext_callables() -> dict:
+    """The current language's ``gettext`` for the templates of one mail, looked up once.
+
+    Flask-Babel installs ``gettext = lambda s: get_translations().ugettext(s)`` (newstyle), so
+    every ``_()`` in a template looks the language and catalog up again (~45 per mail); the
+    same callables bound to the catalog of the ``locale`` block, passed in the render context
+    (which the ``_`` alias resolves ``gettext`` from before the globals), give the same text."""
+    try:
+        from flask_babel import get_translations
+        from jinja2.ext import _make_new_gettext, _make_new_ngettext
+    except ImportError:  # pragma: no cover
+        return {}
+    translations = get_translations()
+    return {"gettext": _make_new_gettext(translations.ugettext),
+            "ngettext": _make_new_ngettext(translations.ungettext)}
 
 
 def links(settings, loaded, seat: int | None, address: str) -> dict:
@@ -90,17 +147,25 @@ def reply_to(settings, loaded, seat: int) -> str:
                          loaded.row.id, seat, loaded.seats[seat].nonce)
 
 
-def add_headers(message: EmailMessage, settings, loaded, row, language: str) -> None:
+def add_headers(message: EmailMessage, settings, loaded, row, language: str,
+                context: dict | None = None) -> None:
     """Reply-To (a reply makes a move or talks to the table), the seq the mail shows (so a
-    reply can be checked for staleness), RFC 2369/8058 unsubscribe headers, the language."""
+    reply can be checked for staleness), RFC 2369/8058 unsubscribe headers, the language.
+    ``context``: this row's ``extra_context``, whose signed links are reused (not re-signed)."""
     if row.seat is not None:
-        message["Reply-To"] = reply_to(settings, loaded, row.seat)
+        if context is not None and "reply_to" in context:
+            mailto, url = context["reply_to"], context["unsubscribe_url"]
+        else:
+            mailto = reply_to(settings, loaded, row.seat)
+            url = links(settings, loaded, row.seat, row.to_addr)["unsubscribe_url"]
+        message["Reply-To"] = mailto
     message["X-Chasqui-Seq"] = str(row.seq)
     message["List-Id"] = f"Chasqui game {loaded.row.id} <{loaded.row.id}.games.{settings.mail_domain}>"
     if row.seat is not None:
-        url = links(settings, loaded, row.seat, row.to_addr)["unsubscribe_url"]
-        mailto = reply_to(settings, loaded, row.seat)
-        message["List-Unsubscribe"] = f"<{url}>, <mailto:{mailto}?subject=unsubscribe>"
+        # Raw and folded by hand between the two URIs: left to the policy, a URL longer
+        # than a line becomes an RFC 2047 encoded-word, which no mail client reads as a URI
+        # (so one-click unsubscribe would silently not work).  MAIL_POLICY never refolds it.
+        message.set_raw("List-Unsubscribe", f"<{url}>,\n <mailto:{mailto}?subject=unsubscribe>")
         message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
 
 

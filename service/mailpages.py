@@ -128,3 +128,50 @@ def init_app(app, csrf) -> None:
     app.register_blueprint(me)
     app.register_blueprint(unsubscribe)
     csrf.exempt(unsubscribe)  # authorised by the signed token; mail clients send no cookie
+    app.before_request(_seat_language)
+    app.context_processor(_html_lang)
+
+
+# A seat's pages (the play page and the confirm page of a mail's link) are shown in the seat's
+# language (its preference, else its address's), as its mails are.  One small read, and only
+# for those GETs (not the API).
+def _seat_language() -> None:
+    if request.blueprint != "play" or request.method != "GET":
+        return
+    secret = (request.view_args or {}).get("secret")
+    if not secret or request.args.get("lang") or g.get("chasqui_language"):
+        return
+    from service.tokens import BadSecret, read_secret
+
+    svc = _svc()
+    try:
+        game_id, seat, _nonce = read_secret(svc.settings.secret_key, secret)
+    except BadSecret:
+        return  # the view answers it
+    with svc.db.reading() as session:
+        g.chasqui_language = preferences.language_of(session, game_id, seat)
+
+
+def _html_lang() -> dict:
+    """``<html lang>`` of the page: ``en``, ``zh-Hans`` or ``ja``."""
+    from flask_babel import get_locale
+
+    from service.i18n import CONTENT_LANGUAGE
+
+    def html_lang() -> str:
+        locale = get_locale()
+        return CONTENT_LANGUAGE.get(str(locale), "en") if locale else "en"
+    return {"html_lang": _Lazy(html_lang)}
+
+
+class _Lazy:
+    """Renders as the function's answer, computed only if a template uses it."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __str__(self) -> str:
+        return self.fn()
+
+    def __html__(self) -> str:
+        return self.fn()

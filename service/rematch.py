@@ -28,7 +28,7 @@ def rematch(session: Session, game_id: str, now: datetime, domain: str,
     loaded = load(session, game_id)
     if loaded.row.status != "finished" or loaded.game.outcome(loaded.state) is None:
         raise IllegalAction("a rematch can only be asked for when the game is over")
-    start = loaded.events[0].payload
+    start = loaded.first.payload
     rotated = loaded.seats[1:] + loaded.seats[:1]
     options = dict(start.get("options") or {})
     if start.get("mail") is not None:

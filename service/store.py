@@ -6,10 +6,11 @@ module (or anywhere else) updates or deletes an event row; the database refuses 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -49,15 +50,140 @@ def event_hash(game_id: str, seq: int, kind: str, payload: dict, actor: str,
     return hashlib.sha256((prev_hash + body).encode()).hexdigest()
 
 
-def _to_event(row: EventRow) -> Event:
-    return Event(row.seq, row.kind, row.payload, row.actor, utc(row.recorded_at),
-                 row.prev_hash, row.hash)
+EVENT_COLUMNS = (EventRow.seq, EventRow.kind, EventRow.payload, EventRow.actor, EventRow.recorded_at,
+            EventRow.prev_hash, EventRow.hash)
 
 
-def load(session: Session, game_id: str) -> list[Event]:
-    rows = session.scalars(
-        select(EventRow).where(EventRow.game_id == game_id).order_by(EventRow.seq))
-    return [_to_event(row) for row in rows]
+def _read(session: Session, game_id: str, *where) -> list[Event]:
+    """Plain column rows (no ORM identity map: events are immutable) in seq order."""
+    rows = session.execute(
+        select(*EVENT_COLUMNS).where(EventRow.game_id == game_id, *where).order_by(EventRow.seq))
+    return [to_event(row) for row in rows]
+
+
+def to_event(row) -> Event:
+    """An ``Event`` from a row of ``EVENT_COLUMNS``."""
+    seq, kind, payload, actor, at, prev, digest = row
+    return Event(seq, kind, payload, actor, utc(at), prev, digest)
+
+
+def load(session: Session, game_id: str, upto: int | None = None) -> list[Event]:
+    """Every event (up to ``upto``), in seq order."""
+    return _read(session, game_id, *(() if upto is None else (EventRow.seq <= upto,)))
+
+
+def load_range(session: Session, game_id: str, first: int, last: int) -> list[Event]:
+    """Events ``first`` to ``last`` (inclusive)."""
+    return _read(session, game_id, EventRow.seq >= first, EventRow.seq <= last)
+
+
+def load_from(session: Session, game_id: str, seq: int, upto: int | None = None) -> list[Event]:
+    """``GameCreated`` (seq 1) and the events from ``seq`` on (up to ``upto``): what a load
+    that starts from a snapshot at ``seq`` needs, in one round trip."""
+    where = [or_(EventRow.seq == 1, EventRow.seq >= seq)]
+    if upto is not None:
+        where.append(EventRow.seq <= upto)
+    return _read(session, game_id, *where)
+
+
+class EventLog(Sequence):
+    """A game's events by position: ``log[i]`` is event seq ``i + 1`` (seqs are gapless).
+
+    A load that starts from a snapshot reads only ``first`` (GameCreated) and the ``tail``
+    (the events from the snapshot's seq to the head).  Anything before the tail is read from
+    the store the first time it is asked for (``fetch(first_seq, last_seq)``), so the
+    freshness checks, the stale message, undo and the mail, which look at the last few events,
+    read nothing more, while the audit, the export and the API's status page see every event
+    exactly as before.  ``append`` adds a new head (a command's event)."""
+
+    def __init__(self, events: list[Event], first: Event | None = None,
+                 fetch: Callable[[int, int], list[Event]] | None = None):
+        self.first = first if first is not None else events[0]
+        if not events or events[0].seq == 2:  # nothing between GameCreated and the tail
+            events = [self.first, *events]
+        elif events[0].seq > 2 and fetch is None:
+            raise ValueError("a log that starts after seq 2 needs a fetch for the rest")
+        self._tail = events
+        self._fetch = fetch
+
+    @property
+    def complete(self) -> bool:
+        return self._tail[0].seq == 1
+
+    @property
+    def head(self) -> Event:
+        return self._tail[-1]
+
+    @property
+    def tail(self) -> list[Event]:
+        """The contiguous events read so far, ending at the head (all of them when complete)."""
+        return self._tail
+
+    def _complete(self) -> list[Event]:
+        start = self._tail[0].seq
+        if start > 1:
+            middle = self._fetch(2, start - 1) if start > 2 else []
+            if len(middle) != start - 2:  # pragma: no cover  (events are never deleted)
+                raise RuntimeError("events went missing while the game was loaded")
+            self._tail[:0] = [self.first, *middle]
+            self._fetch = None
+        return self._tail
+
+    def all(self) -> list[Event]:
+        """Every event, read from the store if need be (the list itself: do not mutate)."""
+        return self._complete()
+
+    def since(self, seq: int) -> list[Event]:
+        """The events after ``seq`` (from the tail when it reaches that far back)."""
+        start = self._tail[0].seq
+        if seq >= start - 1:
+            return self._tail[seq - start + 1:]
+        return self._complete()[max(seq, 0):]
+
+    def append(self, event: Event) -> None:
+        if event.seq != self.head.seq + 1:
+            raise ValueError(f"event {event.seq} does not follow the head {self.head.seq}")
+        self._tail.append(event)
+
+    def __len__(self) -> int:  # the events before the tail are seqs 1..tail[0].seq - 1
+        return self._tail[0].seq - 1 + len(self._tail)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            offset = self._tail[0].seq - 1
+            if step == 1 and start >= offset:
+                return self._tail[start - offset:max(stop - offset, 0)]
+            return self._complete()[index]
+        if index < 0:
+            index += len(self)
+        if index == 0:
+            return self.first
+        offset = self._tail[0].seq - 1
+        if offset <= index < len(self):
+            return self._tail[index - offset]
+        if not 0 <= index < len(self):
+            raise IndexError("event index out of range")
+        return self._complete()[index]
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self._complete())
+
+    def __reversed__(self) -> Iterator[Event]:
+        yield from reversed(self._tail)  # the tail first: most readers stop early
+        start = self._tail[0].seq
+        if start > 1:
+            yield from reversed(self._complete()[:start - 1])
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (list, EventLog)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"EventLog(seq 1..{len(self)}, read from {self._tail[0].seq})"
 
 
 def append(session: Session, game_id: str, expected_seq: int, prev_hash: str, kind: str,
@@ -66,15 +192,35 @@ def append(session: Session, game_id: str, expected_seq: int, prev_hash: str, ki
     payload = {**payload, "schema_version": payload.get("schema_version", SCHEMA_VERSION)}
     now = utc(now)
     digest = event_hash(game_id, expected_seq, kind, payload, actor, now, prev_hash)
-    row = EventRow(game_id=game_id, seq=expected_seq, kind=kind, payload=payload, actor=actor,
-                   recorded_at=now, prev_hash=prev_hash, hash=digest)
-    try:
-        with session.begin_nested():
-            session.add(row)
-            session.flush()
-    except IntegrityError as error:
-        raise Conflict("the game moved on; reload and try again") from error
-    return _to_event(row)
+    values = {"game_id": game_id, "seq": expected_seq, "kind": kind, "payload": payload,
+              "actor": actor, "recorded_at": now, "prev_hash": prev_hash, "hash": digest}
+    dialect = session.get_bind().dialect.name
+    if dialect in ("postgresql", "sqlite"):
+        # one statement: a taken seq inserts nothing (no savepoint needed to stay usable)
+        insert = _insert_for(dialect)
+        try:
+            taken = session.execute(insert(EventRow).values(**values).on_conflict_do_nothing(
+                index_elements=["game_id", "seq"]).returning(EventRow.seq)).first() is None
+        except IntegrityError as error:  # e.g. no such game (foreign key)
+            raise Conflict("the game moved on; reload and try again") from error
+        if taken:
+            raise Conflict("the game moved on; reload and try again")
+    else:  # pragma: no cover  (only PostgreSQL and SQLite are supported)
+        try:
+            with session.begin_nested():
+                session.add(EventRow(**values))
+                session.flush()
+        except IntegrityError as error:
+            raise Conflict("the game moved on; reload and try again") from error
+    return Event(expected_seq, kind, payload, actor, now, prev_hash, digest)
+
+
+def _insert_for(dialect: str):
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert
+    return insert
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from engine import IllegalAction
@@ -140,12 +140,14 @@ def update_clocks(session: Session, game_id: str, settings: ClockSettings, decis
     the seat whose move this was (moving ends one's own vacation)."""
     clocks = {c.seat: c for c in session.scalars(
         select(SeatClockRow).where(SeatClockRow.game_id == game_id))}
+    closing = [clock for seat, clock in clocks.items() if clock.decision_key is not None
+               and (finished or decisions.get(seat) != clock.decision_key)]
+    if closing:  # every closing seat's deadlines in one UPDATE, before any row changes
+        _cancel_seats(session, game_id, [clock.seat for clock in closing], kinds=None)
     if mover is not None and mover in clocks and clocks[mover].vacation_since is not None:
         end_vacation(session, clocks[mover], settings, now, resume=False)
-    for seat, clock in clocks.items():
-        ended = finished or decisions.get(seat) != clock.decision_key
-        if clock.decision_key is not None and ended:
-            _close(session, clock, settings, now)
+    for clock in closing:
+        _close(session, clock, settings, now, cancel=False)
     if finished:
         for clock in clocks.values():
             if clock.vacation_since is not None:
@@ -160,22 +162,30 @@ def update_clocks(session: Session, game_id: str, settings: ClockSettings, decis
             _open(session, clock, settings, key, now)
 
 
-def _close(session: Session, clock: SeatClockRow, settings: ClockSettings, now: datetime) -> None:
+def _close(session: Session, clock: SeatClockRow, settings: ClockSettings, now: datetime,
+           cancel: bool = True) -> None:
     if clock.due_at is not None:  # a stopped clock (vacation) keeps its bank as it was
         left = clock_time_between(now, _aware(clock.due_at), settings.weekend_pause)
         clock.bank_seconds = int(left.total_seconds())
     clock.decision_key, clock.started_at, clock.due_at = None, None, None
-    _cancel(session, clock, kinds=None)
+    if cancel:
+        _cancel(session, clock, kinds=None)
 
 
 def _cancel(session: Session, clock: SeatClockRow, kinds: set[str] | None) -> None:
-    for deadline in session.scalars(select(DeadlineRow).where(
-            DeadlineRow.game_id == clock.game_id, DeadlineRow.seat == clock.seat,
-            DeadlineRow.status == "pending")):
-        if kinds is None and deadline.kind == "vacation_end":
-            continue
-        if kinds is None or deadline.kind in kinds:
-            deadline.status = "cancelled"
+    _cancel_seats(session, clock.game_id, [clock.seat], kinds)
+
+
+def _cancel_seats(session: Session, game_id: str, seats: list[int], kinds: set[str] | None) -> None:
+    """Cancel the seats' pending deadlines of ``kinds`` (None: all but ``vacation_end``) in one
+    UPDATE (rows already in the session are updated there too)."""
+    which = (DeadlineRow.kind != "vacation_end") if kinds is None else DeadlineRow.kind.in_(kinds)
+    session.execute(
+        update(DeadlineRow)
+        .where(DeadlineRow.game_id == game_id, DeadlineRow.seat.in_(seats),
+               DeadlineRow.status == "pending", which)
+        .values(status="cancelled")
+        .execution_options(synchronize_session="evaluate"))
 
 
 def _open(session: Session, clock: SeatClockRow, settings: ClockSettings, key: str,
@@ -292,7 +302,7 @@ def describe_left(due_at: datetime, now: datetime) -> str:
 
 def table(session: Session, loaded, now: datetime) -> list[dict]:
     """Every seat's clock as the play page shows it (all public: deadlines and vacations)."""
-    settings = clock_of(loaded.events[0].payload)
+    settings = clock_of(loaded.first.payload)
     rows = {c.seat: c for c in session.scalars(
         select(SeatClockRow).where(SeatClockRow.game_id == loaded.row.id))}
     result = []
@@ -304,7 +314,7 @@ def table(session: Session, loaded, now: datetime) -> list[dict]:
         if clock is not None:
             entry["vacation"] = clock.vacation_since is not None
             entry["vacation_days_left"] = round(vacation_left(
-                clock, settings, loaded.events[0].recorded_at, now).total_seconds() / 86400, 1)
+                clock, settings, loaded.first.recorded_at, now).total_seconds() / 86400, 1)
             if clock.due_at is not None:
                 due = _aware(clock.due_at)
                 entry["due"] = due.strftime("%a %d %b %Y %H:%M UTC")

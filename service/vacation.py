@@ -32,9 +32,9 @@ def start(session: Session, loaded: Loaded, seat: int, now: datetime, domain: st
           actor: str, auto: bool) -> list[int]:
     if loaded.row.status not in ("active", "paused"):
         raise IllegalAction(f"the game is {loaded.row.status}")
-    settings = timekeeping.clock_of(loaded.events[0].payload)
+    settings = timekeeping.clock_of(loaded.first.payload)
     left = timekeeping.start_vacation(session, _clock(session, loaded, seat), settings,
-                                      loaded.events[0].recorded_at, now)
+                                      loaded.first.recorded_at, now)
     _append(session, loaded, "VacationStarted", {"seat": seat, "auto": auto,
                                                  "days_left": round(left.total_seconds() / 86400, 2)},
             actor, now)
@@ -43,7 +43,7 @@ def start(session: Session, loaded: Loaded, seat: int, now: datetime, domain: st
 
 def end(session: Session, loaded: Loaded, seat: int, now: datetime, domain: str,
         actor: str, auto: bool) -> list[int]:
-    settings = timekeeping.clock_of(loaded.events[0].payload)
+    settings = timekeeping.clock_of(loaded.first.payload)
     timekeeping.end_vacation(session, _clock(session, loaded, seat), settings, now)
     _append(session, loaded, "VacationEnded", {"seat": seat, "auto": auto}, actor, now)
     return _mail(session, loaded, seat, "vacation_over", now, domain) if auto else []

@@ -3,7 +3,7 @@ shows the game, who invites, the clock, and two buttons.  Accepting and declinin
 POSTs, so a mail scanner following the mail's links answers nothing."""
 from __future__ import annotations
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, g, render_template, request
 
 from service.accounts import invitations, mailer
 from service.accounts.invitations import InvitationError
@@ -31,6 +31,7 @@ def landing(token: str):
         others = [(i.name, invitations.state_of(i, now))
                   for i in invitations.live(invitations.invitations_of(session, pending.id), now)
                   if i.id != invitation.id]
+    g.chasqui_language = pending.language  # the game's language, as its invitation mail
     return render_template("organiser/invitation.html", invitation=invitation, pending=pending,
                            state=state, others=others, token=token,
                            summary=mailer.game_summary(pending),
@@ -49,6 +50,7 @@ def _answer(token: str, accept: bool):
                    "blocked": not accept and request.form.get("block") == "on"}
     if outcome is not None:
         svc.dispatch(outcome.outbox_ids)  # the game's start mail, now that every seat accepted
+    g.chasqui_language = context["pending"].language
     return render_template("organiser/answered.html", accepted=accept, **context)
 
 

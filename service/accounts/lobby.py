@@ -4,7 +4,7 @@ is held for a day until confirmed.  Join mails count against the same per-addres
 limit as sign-in mails."""
 from __future__ import annotations
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, g, render_template, request
 
 from service.accounts import invitations, mailer, quotas
 from service.accounts.invitations import InvitationError
@@ -50,6 +50,7 @@ def show(pending_id: str):
     with svc.db.reading() as session:
         pending = _open(session, pending_id)
         free = invitations.free_seats(session, pending, svc.clock())
+    g.chasqui_language = pending.language  # the game's language (issue 7)
     return render_template("organiser/join.html", pending=pending, free=free,
                            summary=mailer.game_summary(pending))
 

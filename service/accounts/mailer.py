@@ -18,10 +18,12 @@ from email.utils import format_datetime, formataddr
 from typing import Iterable
 
 from flask import render_template
+from flask_babel import force_locale
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine import GAMES
+from service import i18n
 from service.config import Settings
 from service.db import Database
 from service.delivery import MAX_ATTEMPTS, backoff, transport_for
@@ -145,6 +147,7 @@ def build_message(session: Session, settings: Settings, row: AccountMailRow) -> 
     from service.accounts import invitations, signin
 
     context: dict = {"base_url": settings.base_url}
+    language = "en"
     if row.kind == "sign_in":
         token = session.get(SignInTokenRow, row.ref_id)
         context.update(link=f"{settings.base_url}/signin/{signin.link_token(settings, token)}",
@@ -162,6 +165,7 @@ def build_message(session: Session, settings: Settings, row: AccountMailRow) -> 
         subject = (f"[Chasqui] {pending.organiser_name} invites you to play {title}"
                    if row.kind == "invitation" else f"[Chasqui] Confirm your seat in {title}")
         template, name = "invitation", invitation.name
+        language = pending.language
     message = EmailMessage()
     message["Subject"] = subject
     message["From"] = settings.mail_from
@@ -169,9 +173,13 @@ def build_message(session: Session, settings: Settings, row: AccountMailRow) -> 
     message["Message-ID"] = row.message_id
     message["Date"] = format_datetime(utc(row.created_at))
     message["Auto-Submitted"] = "auto-generated"
-    message.set_content(render_template(f"organiser/mail/{template}.txt", **context))
-    message.add_alternative(render_template(f"organiser/mail/{template}.html", **context),
-                            subtype="html")
+    language = language if language in i18n.LOCALES else "en"
+    if language != "en":  # the game's language, chosen by the organiser (issue 7)
+        message["Content-Language"] = i18n.CONTENT_LANGUAGE[language]
+    with force_locale(language):
+        message.set_content(render_template(f"organiser/mail/{template}.txt", **context))
+        message.add_alternative(render_template(f"organiser/mail/{template}.html", **context),
+                                subtype="html")
     message.set_boundary("=_chasqui_" + hashlib.sha256(row.message_id.encode()).hexdigest()[:32])
     return message
 

@@ -135,12 +135,12 @@ def undoable_move(loaded: Loaded, seat: int) -> tuple[Event | None, str]:
     me = f"seat:{seat}"
     if last.kind != "MoveMade" or last.payload.get("seat") != seat or last.actor != me:
         return None, "the last move is not yours"
-    for later in loaded.events[last.seq:]:
+    for later in loaded.since(last.seq):
         if later.kind in INFO_EVENTS:  # a message or a vacation changes nothing decided on
             continue
         if later.actor != me or later.kind not in ("MoveMade", "Undone"):
             return None, "the game moved on since your move"
-    start = created(loaded.events)
+    start = created([loaded.first])
     before = replay(loaded.game, start["players"], start["seed"], start["options"],
                     [(e.payload["seat"], e.payload["action"]) for e in moves[:-1]])
     if before.get("epoch") != loaded.state.get("epoch"):

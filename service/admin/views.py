@@ -218,7 +218,7 @@ def time_travel(game_id: str, seq: int):
         loaded = load(session, game_id, upto=seq)
     context = seat_context(svc.settings, loaded, seat)
     context.update(actions=[], play_url=None, secret=None)
-    event = loaded.events[-1]
+    event = loaded.head
     return render_template("admin/time_travel.html", head_seq=head.seq, event=event,
                            seats=head.seats, may_see_seats=g.admin.may_see_seats, **context)
 

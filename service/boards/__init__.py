@@ -8,6 +8,18 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+
+def _(text: str, **values) -> str:
+    """A picture's words (SVG titles and labels, mail tables) in the page's or mail's language
+    (issue 7; extracted by pybabel).  Outside an app context, or in English, the text itself."""
+    from flask import has_app_context
+
+    if has_app_context():
+        from flask_babel import gettext
+
+        text = gettext(text)
+    return text % values if values else text
+
 # Seat colours: one palette for pages, SVG and mail.  ``ink`` is the text colour on the fill;
 # every pair has contrast >= 4.5:1 (checked in tests/service/test_boards.py).
 SEAT_COLOURS = (

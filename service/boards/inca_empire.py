@@ -13,7 +13,7 @@ from html import escape
 
 from markupsafe import Markup
 
-from service.boards import seat_colour
+from service.boards import _, seat_colour
 
 REGIONS = ("coastal", "plateau", "mountain", "Machu Picchu")
 REGION_FILL = {"coastal": "#dcecf5", "plateau": "#f3ead2", "mountain": "#e3e0ec",
@@ -154,8 +154,7 @@ def _card_svg(view: dict, t: dict, top_row: int) -> str:
                    f'stroke-width="1"/></g>')
     for i, hut in enumerate(t.get("huts") or []):
         hx = x + 30 + i * 22
-        out.append(f'<g><title>storage hut: {_e(hut.get("good"))}'
-                   f'{", stocked by " + ", ".join(player_name(view, s) for s in hut.get("tokens", [])) if hut.get("tokens") else ", empty"}'
+        out.append(f'<g><title>{_e(_("storage hut: %(good)s, stocked by %(names)s", good=hut.get("good"), names=", ".join(player_name(view, s) for s in hut.get("tokens", []))) if hut.get("tokens") else _("storage hut: %(good)s, empty", good=hut.get("good")))}'
                    f'</title><rect x="{hx:.1f}" y="{y + h - 24:.1f}" width="19" height="19" rx="3" '
                    f'fill="#ffffff" stroke="#8d7a4f"/>'
                    f'<text x="{hx + 9.5:.1f}" y="{y + h - 10:.1f}" text-anchor="middle" '
@@ -199,8 +198,7 @@ def svg(view: dict) -> Markup:
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="ie-board" viewBox="0 0 {width} {height}" '
            f'role="img" aria-labelledby="ie-svg-title ie-svg-desc" '
            f'font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif">',
-           f'<title id="ie-svg-title">The table: {len(view.get("table") or [])} locations around Cusco, '
-           f'{len(view.get("roads") or [])} roads</title>',
+           f'<title id="ie-svg-title">{_e(_("The table: %(locations)s locations around Cusco, %(roads)s roads", locations=len(view.get("table") or []), roads=len(view.get("roads") or [])))}</title>',
            f'<desc id="ie-svg-desc">{_e(names)}</desc>']
     for c in range(cols):
         out.append(f'<rect x="{c * CW}" y="0" width="{CW}" height="{height}" '
@@ -210,8 +208,7 @@ def svg(view: dict) -> Markup:
     placed = _road_lines(view, top_row)
     for road, (x1, y1, x2, y2) in placed:
         c = seat_colour(road.get("owner"))
-        out.append(f'<g><title>road of {_e(player_name(view, road.get("owner")))}, '
-                   f'{_e(road.get("cost"))} token(s)</title>'
+        out.append(f'<g><title>{_e(_("road of %(name)s, %(n)s token(s)", name=player_name(view, road.get("owner")), n=road.get("cost")))}</title>'
                    f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
                    f'stroke="{c["fill"]}" stroke-width="6" stroke-linecap="round"/></g>')
     for t in view.get("table") or []:
@@ -296,10 +293,10 @@ def mail_html(view: dict) -> Markup:
     names = {(t["column"], t["row"]): t["name"] for t in view.get("table") or []}
     roads = "".join(
         f'<li>{_e(names.get(tuple(r["a"]), r["a"]))} – {_e(names.get(tuple(r["b"]), r["b"]))}: '
-        f'{_e(player_name(view, r.get("owner")))}, {_e(r.get("cost"))} token(s)</li>'
+        f'{_e(player_name(view, r.get("owner")))}, {_e(_("%(n)s token(s)", n=r.get("cost")))}</li>'
         for r in view.get("roads") or [])
     if roads:
-        grid += (f'<p style="margin:4px 0;color:{INK};"><strong>Roads</strong></p>'
+        grid += (f'<p style="margin:4px 0;color:{INK};"><strong>{_e(_("Roads"))}</strong></p>'
                  f'<ul style="margin:0 0 8px 0;padding-left:18px;color:{INK};font-size:13px;">'
                  f'{roads}</ul>')
     return Markup(grid)

@@ -13,7 +13,7 @@ from html import escape
 
 from markupsafe import Markup
 
-from service.boards import int_keys, seat_colour
+from service.boards import _, int_keys, seat_colour
 
 GOODS = ("corn", "llama", "coca", "pottery", "cloth")
 GOOD_ICON = {"corn": "🌽", "llama": "🦙", "coca": "🌿", "pottery": "🏺", "cloth": "🧶"}
@@ -165,7 +165,7 @@ def _prince(x: float, y: float, seat: int, name: str, district: str) -> str:
     pts = f"{x - 7:.1f},{y + 5:.1f} {x - 7:.1f},{y - 5:.1f} {x - 3.5:.1f},{y - 1:.1f} " \
           f"{x:.1f},{y - 7:.1f} {x + 3.5:.1f},{y - 1:.1f} {x + 7:.1f},{y - 5:.1f} " \
           f"{x + 7:.1f},{y + 5:.1f}"
-    return (f'<g><title>{_e(name)}’s Prince is here ({_e(district)})</title>'
+    return (f'<g><title>{_e(_("%(name)s’s Prince is here (%(district)s)", name=name, district=district))}</title>'
             f'<polygon points="{pts}" fill="{c["fill"]}" stroke="{INK}" stroke-width="1.2"/></g>')
 
 
@@ -213,14 +213,15 @@ def _district(view: dict, district: str, entry: dict, mine: dict | None) -> str:
         start = cx - (n - 1) * 10
         for i, (seat, count) in enumerate(sorted(incas.items())):
             out.append(_token(start + i * 20, cy + 12, seat, str(count),
-                              f"{player_name(view, seat)}: {count} Inca{'s' if count != 1 else ''}"))
+                              _("%(name)s: %(n)s Incas", name=player_name(view, seat), n=count) if count != 1
+                              else _("%(name)s: 1 Inca", name=player_name(view, seat))))
     # Bonus goods / temple stones, bottom left.
     if bonus:
         if district in TEMPLES:
             for i in range(int(bonus)):
                 out.append(f'<rect x="{x + 7 + i * 13:.1f}" y="{y + BOX_H - 15:.1f}" width="10" '
                            f'height="10" rx="1.5" fill="#6b6b6b" stroke="{INK}" stroke-width=".8">'
-                           f'<title>temple stone</title></rect>')
+                           f'<title>{_e(_("temple stone"))}</title></rect>')
         elif entry.get("bonus_goods"):
             label = " ".join(f"+{k}{GOOD_ICON.get(g, g)}" for g, k in entry["bonus_goods"].items())
             out.append(f'<text x="{x + 6:.1f}" y="{y + BOX_H - 6:.1f}" font-size="10.5" '
@@ -237,9 +238,9 @@ def _trail(view: dict) -> str:
     x0 = (CITY_W - (SUMMIT + 1) * cell) / 2
     top = TRAIL_TOP
     out = [f'<text x="{x0:.1f}" y="{top - 8}" font-size="12" font-weight="700" fill="{INK}">'
-           f'Incatrail</text>',
+           f'{_e(_("Incatrail"))}</text>',
            f'<text x="{CITY_W - x0:.1f}" y="{top - 8}" font-size="10.5" text-anchor="end" '
-           f'fill="{MUTED}">7: 3 corn · 13: 1 llama · 20: summit</text>']
+           f'fill="{MUTED}">{_e(_("7: 3 corn · 13: 1 llama · 20: summit"))}</text>']
     for field in range(SUMMIT + 1):
         fx = x0 + field * cell
         fill = "#ffffff" if field < 7 else "#f7ecd0" if field < 13 else "#efd9a6" if field < 20 \
@@ -251,7 +252,7 @@ def _trail(view: dict) -> str:
         size = 11 if mark else 9
         out.append(f'<text x="{fx + cell / 2:.1f}" y="{top + 15}" text-anchor="middle" '
                    f'font-size="{size}" fill="{INK}">'
-                   f'{"<title>" + _e(f"field {field}: " + mark[1]) + "</title>" if mark else ""}'
+                   f'{"<title>" + _e(_("field %(n)s: %(what)s", n=field, what=_(mark[1]))) + "</title>" if mark else ""}'
                    f'{_e(label)}</text>')
     stacks: dict[int, int] = {}
     for p in view.get("players", []):
@@ -259,7 +260,7 @@ def _trail(view: dict) -> str:
         level = stacks.get(field, 0)
         stacks[field] = level + 1
         out.append(_token(x0 + field * cell + cell / 2, top + 33 + level * 15, p["seat"],
-                          p["name"][:1], f"{p['name']}’s scout on field {field}", r=7))
+                          p["name"][:1], _("%(name)s’s scout on field %(n)s", name=p["name"], n=field), r=7))
     return "".join(out)
 
 
@@ -272,12 +273,12 @@ def _scout_depth(view: dict) -> int:
 def _days(view: dict, top: float) -> str:
     day, last = int(view.get("day") or 0), int(view.get("last_day") or 9)
     out = [f'<text x="10" y="{top + 16}" font-size="12" font-weight="700" fill="{INK}">'
-           f'Day {day} of {last}</text>']
+           f'{_e(_("Day %(day)s of %(days)s", day=day, days=last))}</text>']
     for d in range(1, last + 1):
         x = 110 + (d - 1) * 33
         done, now = d < day, d == day
         fill = "#1a56db" if now else "#c9bd9f" if done else "#ffffff"
-        out.append(f'<g><title>day {d}{" (today)" if now else ""}</title>'
+        out.append(f'<g><title>{_e(_("day %(n)s (today)", n=d) if now else _("day %(n)s", n=d))}</title>'
                    f'<circle cx="{x}" cy="{top + 12}" r="11" fill="{fill}" stroke="#8d7a4f"/>'
                    f'<text x="{x}" y="{top + 16}" text-anchor="middle" font-size="11" '
                    f'fill="{"#ffffff" if now else INK}">{d}</text></g>')
@@ -290,11 +291,11 @@ def svg(view: dict) -> Markup:
     districts = view.get("districts") or {}
     day_top = TRAIL_TOP + 34 + 15 * _scout_depth(view)
     height = day_top + 32
-    title = f"Machu Picchu, day {view.get('day')} of {view.get('last_day')}"
+    title = _("Machu Picchu, day %(day)s of %(days)s", day=view.get("day"), days=view.get("last_day"))
     desc = "; ".join(
         f"{d.get('name', k)}: " + (", ".join(f"{player_name(view, s)} {n}"
                                              for s, n in sorted(int_keys(d.get('incas')).items()))
-                                   or "no Incas")
+                                   or _("no Incas"))
         for k, d in districts.items())
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="mp-board" viewBox="0 0 {CITY_W} {height:.0f}" '
            f'role="img" aria-labelledby="mp-svg-title mp-svg-desc" '
@@ -430,8 +431,8 @@ def mail_html(view: dict) -> Markup:
         cells.append(f'<td style="width:14px;padding:1px;border:1px solid #c9b98f;background:{bg};'
                      f'text-align:center;vertical-align:top;font-size:10px;color:{INK};">'
                      f'{_e(mark[0]) if mark else field}{who}</td>')
-    trail = (f'<p style="margin:8px 0 2px 0;color:{INK};"><strong>Incatrail</strong> '
-             f'(7: 3 corn · 13: 1 llama · 20: summit)</p>'
+    trail = (f'<p style="margin:8px 0 2px 0;color:{INK};"><strong>{_e(_("Incatrail"))}</strong> '
+             f'({_e(_("7: 3 corn · 13: 1 llama · 20: summit"))})</p>'
              f'<table role="presentation" cellpadding="0" cellspacing="0" style="border-collapse:'
              f'collapse;margin:0 0 10px 0;"><tr>{"".join(cells)}</tr></table>')
     return Markup(city + trail)

@@ -113,3 +113,54 @@ def test_a_rollback_to_before_a_snapshot_is_replayed_in_full(db, game_id):
         store.append(session, game_id, events[-1].seq + 1, events[-1].hash, "RolledBack",
                      {"to_seq": 3}, "admin", NOW)
     assert loaded_state(db, game_id) == full_replay(db, game_id) == full_replay(db, game_id, 3)
+
+
+def test_a_load_from_a_snapshot_reads_only_its_tail_and_the_rest_on_demand(db, game_id):
+    """The lean load: GameCreated and the events from the snapshot on; anything older is read
+    when asked for, and then every event is exactly what the store holds."""
+    play_moves(db, game_id, 13, random.Random(2))
+    everything = store_events(db, game_id)
+    with db.unit_of_work() as session:
+        loaded = load(session, game_id)
+        log = loaded.events
+        assert not log.complete and log.tail[0].seq > 1, log
+        assert loaded.first == everything[0] and loaded.head == everything[-1]
+        assert len(log) == loaded.seq == everything[-1].seq
+        assert log[-1] == everything[-1] and log[0] == everything[0]
+        start = log.tail[0].seq
+        assert loaded.since(start) == everything[start:]  # from the tail: nothing read
+        assert not log.complete
+        assert loaded.since(1) == everything[1:]  # reaches back: the rest is read
+        assert log.complete and list(log) == everything and log[:] == everything
+    with db.reading() as session:  # and after the session is closed (a status page)
+        late = load(session, game_id)
+    assert late.events.all() == everything
+
+
+def test_a_rewind_after_the_snapshot_still_starts_from_it_and_equals_the_replay(db, game_id):
+    play_moves(db, game_id, 12, random.Random(8))
+    with db.reading() as session:
+        loaded = load(session, game_id)
+        base = loaded.events.tail[0].seq
+    assert base > 1
+    events = store_events(db, game_id)
+    with db.unit_of_work() as session:  # back to just after the snapshot's own seq
+        store.append(session, game_id, events[-1].seq + 1, events[-1].hash, "RolledBack",
+                     {"to_seq": base}, "admin", NOW)
+    with db.reading() as session:
+        loaded = load(session, game_id)
+        assert loaded.events.tail[0].seq == base  # still the lean load
+        assert canonical_json(loaded.state) == full_replay(db, game_id) == full_replay(db, game_id, base)
+
+
+def test_a_stale_link_from_before_the_snapshot_is_judged_on_every_event(db, game_id):
+    """is_fresh and the stale message reach back past the snapshot: the log reads the rest."""
+    from service.games import StaleMove, is_fresh
+    play_moves(db, game_id, 13, random.Random(2))
+    with db.unit_of_work() as session:
+        loaded = load(session, game_id)
+        seat = loaded.game.to_act(loaded.state)[0]
+        assert not is_fresh(loaded, seat, 2)
+        action = loaded.game.legal_actions(loaded.state, seat)[0]
+        with pytest.raises(StaleMove, match="moved on"):
+            submit_move(session, game_id, seat, action, 2, f"seat:{seat}", NOW, "it")

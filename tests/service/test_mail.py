@@ -94,3 +94,99 @@ def test_a_rebuilt_message_is_byte_identical(app, new_game):
         first = build_message(svc.settings, load(session, row.game_id, upto=row.seq), row).as_bytes()
         again = build_message(svc.settings, load(session, row.game_id, upto=row.seq), row).as_bytes()
     assert first == again
+
+
+def test_one_delivery_sends_the_due_rows_of_its_event_and_their_tasks_find_them_sent(app, new_game):
+    """Issue 9: the other seats' mails of the same (game, seq) go out with one replay and one
+    transaction; a row not due yet (in its backoff) is left to its own task."""
+    from datetime import timedelta
+
+    from service.delivery import deliver
+    svc = app.extensions["chasqui"]
+    queued: list[int] = []
+    svc.dispatch = queued.extend
+    new_game(players=4)
+    assert len(queued) == 4
+    with svc.db.unit_of_work() as session:
+        later = session.get(OutboxRow, queued[3])
+        later.next_attempt_at = svc.clock() + timedelta(minutes=5)
+    with app.app_context():
+        assert deliver(svc.db, svc.settings, queued[0], svc.clock()) == "sent"
+        rows = {r.id: r for r in outbox(app)}
+        assert [rows[i].status for i in queued] == ["sent", "sent", "sent", "pending"]
+        assert [rows[i].attempts for i in queued] == [1, 1, 1, 0]
+        assert [deliver(svc.db, svc.settings, i, svc.clock()) for i in queued[1:3]] == ["sent"] * 2
+        assert deliver(svc.db, svc.settings, queued[3], svc.clock()) == "sent"
+    received = mails(app)
+    assert sorted(m["To"].addresses[0].addr_spec for m in received) == [
+        f"p{s}@example.com" for s in range(4)]
+    assert all(r.attempts == 1 for r in outbox(app))
+
+
+def test_the_memo_policy_writes_the_bytes_of_the_default_policy(app, client, new_game, monkeypatch):
+    """The header memo (service.mail.MemoPolicy) changes the speed, never the bytes."""
+    from email import policy
+    from email.generator import BytesGenerator
+    import io
+
+    from service import mail as mail_module
+    from service.games import load
+    from service.preferences import set_preference
+    _, secrets = new_game(players=3)
+    for seat in range(3):
+        client.post(f"/api/play/{secrets[seat]}", json={"action": {"type": "stay"}, "seq": 1})
+    svc = app.extensions["chasqui"]
+    with svc.db.unit_of_work() as session:
+        game_id = outbox(app)[0].game_id
+        set_preference(session, game_id, 1, svc.clock(), language="ja")
+
+    def flattened(message) -> tuple[bytes, str]:
+        out = io.BytesIO()  # as smtplib.send_message writes it
+        BytesGenerator(out, policy=message.policy.clone(utf8=False)).flatten(message, linesep="\r\n")
+        return out.getvalue(), message.as_string()
+
+    with app.app_context(), svc.db.reading() as session:
+        rows = list(session.scalars(select(OutboxRow).order_by(OutboxRow.id)))
+        assert len(rows) >= 6
+        memo = [flattened(mail_module.build_message(
+            svc.settings, load(session, r.game_id, upto=r.seq), r)) for r in rows]
+        memo_again = [flattened(mail_module.build_message(
+            svc.settings, load(session, r.game_id, upto=r.seq), r)) for r in rows]
+        # the same settings without the memo (raw headers such as List-Unsubscribe are never
+        # refolded by either)
+        monkeypatch.setattr(mail_module, "MAIL_POLICY", policy.default.clone(refold_source="none"))
+        plain = [flattened(mail_module.build_message(
+            svc.settings, load(session, r.game_id, upto=r.seq), r)) for r in rows]
+    assert memo == memo_again == plain
+
+
+def test_languages_for_several_rows_agree_with_language_for_each(app, new_game):
+    from service import mailkit
+    from service.preferences import set_preference
+    new_game(players=4)
+    new_game(players=4)
+    svc = app.extensions["chasqui"]
+    rows = outbox(app)
+    with svc.db.unit_of_work() as session:
+        set_preference(session, rows[0].game_id, 0, svc.clock(), language="ja")
+        set_preference(session, rows[0].game_id, 1, svc.clock(), mode="digest")
+        set_preference(session, rows[4].game_id, 2, svc.clock(), language="zh_Hans")
+    with svc.db.reading() as session:
+        rows = list(session.scalars(select(OutboxRow).order_by(OutboxRow.id)))
+        together = mailkit.languages_for(session, rows)
+        one_by_one = {r.id: mailkit.language_for(r) for r in rows}
+    assert together == one_by_one
+    assert set(together.values()) == {"en", "ja", "zh_Hans"}
+
+
+def test_list_unsubscribe_carries_plain_uris_a_mail_client_can_use(app, new_game):
+    """RFC 8058 / RFC 2369: the header holds <https://…> and <mailto:…> as they are, not an
+    RFC 2047 encoded-word (which a long URL would otherwise become)."""
+    new_game(players=3)
+    with app.extensions["chasqui"].db.reading() as session:
+        raw = session.scalars(select(LocalMailRow.raw).order_by(LocalMailRow.id)).first()
+    header = re.search(r"^List-Unsubscribe: (.*(?:\n .*)*)", raw, re.M).group(1)
+    assert "=?" not in header
+    uris = re.findall(r"<([^>]+)>", header)
+    assert uris[0].startswith("http://chasqui.test/unsubscribe/") and uris[1].startswith("mailto:")
+    assert "List-Unsubscribe-Post: List-Unsubscribe=One-Click" in raw

@@ -112,3 +112,15 @@ def test_concurrent_appends_of_the_same_seq_have_exactly_one_winner(db):
     assert results.count("won") == 1, results
     events = load(db, "g1")
     assert len(events) == 4 and store.verify_chain("g1", events).ok
+
+
+def test_an_append_is_undone_when_its_unit_of_work_fails_later(db):
+    """The event, its outbox rows and projections commit together or not at all — on SQLite
+    too, where the driver's own transaction handling would let RELEASE SAVEPOINT commit."""
+    new_game(db)
+    head = load(db, "g1")[-1]
+    with pytest.raises(RuntimeError):
+        with db.unit_of_work() as session:
+            store.append(session, "g1", 4, head.hash, "MoveMade", {"seat": 0}, "seat:0", NOW)
+            raise RuntimeError("something after the append failed")
+    assert len(load(db, "g1")) == 3

@@ -1,0 +1,72 @@
+"""Each player's time zone: deadlines are shown as an absolute time where the player lives.
+
+Stored per seat beside the mail preferences (no row: UTC).  Set from the play page with a
+POST; any IANA zone name is accepted."""
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from flask import Blueprint, flash, redirect, request, url_for
+from sqlalchemy.orm import Session
+
+from engine import IllegalAction
+from service.app import services
+from service.models import MailPreferenceRow
+from service.moves import resolve_seat
+from service.store import utc
+
+UTC = "UTC"
+COMMON = ("UTC", "Europe/London", "Europe/Berlin", "America/New_York", "America/Chicago",
+          "America/Denver", "America/Los_Angeles", "America/Lima", "America/Sao_Paulo",
+          "Asia/Shanghai", "Asia/Tokyo", "Asia/Kolkata", "Australia/Sydney")
+
+bp = Blueprint("zones", __name__, url_prefix="/play")
+
+
+def zone_name(session: Session, game_id: str, seat: int) -> str:
+    row = session.get(MailPreferenceRow, (game_id, seat))
+    return row.timezone if row is not None and row.timezone else UTC
+
+
+def valid_zone(name) -> str:
+    if not isinstance(name, str) or not name:
+        raise IllegalAction("choose a time zone")
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise IllegalAction(f"unknown time zone {name!r}") from None
+    return name
+
+
+def set_zone(session: Session, game_id: str, seat: int, name: str, now: datetime) -> None:
+    name = valid_zone(name)
+    row = session.get(MailPreferenceRow, (game_id, seat))
+    if row is None:
+        row = MailPreferenceRow(game_id=game_id, seat=seat, mode="every", updated_at=now)
+        session.add(row)
+    row.timezone, row.updated_at = name, now
+
+
+def local_time(moment: datetime, name: str) -> str:
+    """"Tue 01 Dec 2026 13:00 CET" — the absolute time where the player is."""
+    local = utc(moment).astimezone(ZoneInfo(name))
+    return local.strftime("%a %d %b %Y %H:%M ") + (local.tzname() or name)
+
+
+def zone_choices() -> list[str]:
+    return list(COMMON) + sorted(available_timezones() - set(COMMON))
+
+
+@bp.post("/<secret>/timezone")
+def choose(secret: str):
+    svc = services()
+    try:
+        with svc.db.unit_of_work() as session:
+            game_id, seat = resolve_seat(session, svc.settings.secret_key, secret)
+            set_zone(session, game_id, seat, request.form.get("timezone"), svc.clock())
+    except IllegalAction as error:
+        flash(f"Not done: {error}", "error")
+    else:
+        flash("Your time zone is saved: deadlines are shown in it.", "ok")
+    return redirect(url_for("play.page", secret=secret), 303)
