@@ -55,7 +55,7 @@ def fire(session: Session, deadline: DeadlineRow, now: datetime, domain: str) ->
         return [row.id]
     if _vacation_left(session, loaded, deadline.seat, now):
         return vacation.start(session, loaded, deadline.seat, now, domain, SYSTEM, auto=True)
-    return time_out(session, loaded, deadline.seat, now, domain)
+    return time_out(session, loaded, deadline.seat, now, domain, deadline.id)
 
 
 def _vacation_left(session: Session, loaded: Loaded, seat: int, now: datetime) -> bool:
@@ -66,7 +66,8 @@ def _vacation_left(session: Session, loaded: Loaded, seat: int, now: datetime) -
         clock, settings, loaded.first.recorded_at, now).total_seconds() > 0
 
 
-def time_out(session: Session, loaded: Loaded, seat: int, now: datetime, domain: str) -> list[int]:
+def time_out(session: Session, loaded: Loaded, seat: int, now: datetime, domain: str,
+             deadline_id: int | None = None) -> list[int]:
     """The seat's time ran out: apply the game's policy as an event everyone is told about."""
     clock = timekeeping.clock_of(loaded.first.payload)
     if clock.timeout_policy == "pause":
@@ -75,6 +76,8 @@ def time_out(session: Session, loaded: Loaded, seat: int, now: datetime, domain:
         loaded.events.append(event)
         loaded.row.status = "paused"
         ids = _queue_mail(session, loaded, None, now, domain)
+        if deadline_id is not None:
+            _tell_admins(session, loaded.row.id, deadline_id, now, domain)
         return ids + _tell_everyone(session, loaded, ids, "paused", now, domain)
     game, state = loaded.game, loaded.state
     chosen = listed_or_first(game.legal_actions(state, seat),
@@ -86,6 +89,23 @@ def time_out(session: Session, loaded: Loaded, seat: int, now: datetime, domain:
     if loaded.row.status == "finished":
         return ids
     return ids + _tell_everyone(session, loaded, ids, "timeout", now, domain)
+
+
+def _tell_admins(session: Session, game_id: str, deadline_id: int, now: datetime,
+                 domain: str) -> None:
+    """The ``pause`` policy asks a human: the game's admins (its organiser), else the site's.
+    Account mail rows are delivered by the outbox sweep, so this needs no dispatch here."""
+    from sqlalchemy import select
+
+    from service.accounts import mailer
+    from service.models import AdminRow, GameAdminRow
+
+    addresses = list(session.scalars(select(AdminRow.email).join(
+        GameAdminRow, GameAdminRow.admin_id == AdminRow.id).where(GameAdminRow.game_id == game_id)))
+    if not addresses:
+        addresses = list(session.scalars(select(AdminRow.email).where(AdminRow.is_site_admin)))
+    for address in addresses:
+        mailer.queue(session, "admin_paused", deadline_id, address, now, domain)
 
 
 def _policy_action(game, state, seat: int, policy: str) -> dict:

@@ -23,7 +23,7 @@ from service.games import Loaded, thread_root
 from service.models import DeadlineRow, OutboxRow
 from service.presenter import seat_context, subject
 from service.store import utc
-from service.timekeeping import describe_left
+from service.timekeeping import describe_left, format_due, zone_of
 
 
 class MemoPolicy(EmailPolicy):
@@ -106,8 +106,8 @@ def clock_lines(loaded: Loaded, row: OutboxRow, deadlines: dict | None = None) -
     due = deadlines.get(row.seat)
     if due is not None:
         due = utc(due)
-        lines["deadline"] = (f"{due.strftime('%a %d %b %Y %H:%M')} UTC "
-                             f"({describe_left(due, utc(row.created_at))})")
+        zone = zone_of(object_session(row), loaded.row.id, row.seat) if object_session(row) else "UTC"
+        lines["deadline"] = f"{format_due(due, zone)} ({describe_left(due, utc(row.created_at))})"
     return lines
 
 

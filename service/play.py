@@ -25,10 +25,11 @@ def page(secret: str):
     svc = services()
     with svc.db.reading() as session:
         loaded, seat = load_for_secret(session, svc, secret)
-        clocks = timekeeping.table(session, loaded, svc.clock())
+        zone = timekeeping.zone_of(session, loaded.row.id, seat)
+        clocks = timekeeping.table(session, loaded, svc.clock(), zone)
     context = seat_context(svc.settings, loaded, seat)
     context["undo"] = undo_label(loaded, seat)
-    context["clocks"] = clocks
+    context["clocks"], context["my_zone"] = clocks, zone
     return render_template("pages/play.html", **context)
 
 

@@ -300,7 +300,23 @@ def describe_left(due_at: datetime, now: datetime) -> str:
     return "in " + " ".join(parts or ["less than a minute"])
 
 
-def table(session: Session, loaded, now: datetime) -> list[dict]:
+def zone_of(session: Session, game_id: str, seat: int | None) -> str:
+    """The seat's chosen time zone (a mail preference; none chosen: UTC)."""
+    from service.models import MailPreferenceRow
+
+    row = session.get(MailPreferenceRow, (game_id, seat)) if seat is not None else None
+    return row.timezone if row is not None and row.timezone else "UTC"
+
+
+def format_due(moment: datetime, zone: str = "UTC") -> str:
+    """"Tue 01 Dec 2026 21:00 JST" — an absolute time where the player is."""
+    from zoneinfo import ZoneInfo
+
+    local = _aware(moment).astimezone(ZoneInfo(zone))
+    return local.strftime("%a %d %b %Y %H:%M ") + (local.tzname() or zone)
+
+
+def table(session: Session, loaded, now: datetime, zone: str = "UTC") -> list[dict]:
     """Every seat's clock as the play page shows it (all public: deadlines and vacations)."""
     settings = clock_of(loaded.first.payload)
     rows = {c.seat: c for c in session.scalars(
@@ -317,7 +333,7 @@ def table(session: Session, loaded, now: datetime) -> list[dict]:
                 clock, settings, loaded.first.recorded_at, now).total_seconds() / 86400, 1)
             if clock.due_at is not None:
                 due = _aware(clock.due_at)
-                entry["due"] = due.strftime("%a %d %b %Y %H:%M UTC")
+                entry["due"] = format_due(due, zone)
                 entry["due_in"] = describe_left(due, now)
         result.append(entry)
     return result

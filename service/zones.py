@@ -14,7 +14,7 @@ from engine import IllegalAction
 from service.app import services
 from service.models import MailPreferenceRow
 from service.moves import resolve_seat
-from service.store import utc
+from service.timekeeping import format_due, zone_of
 
 UTC = "UTC"
 COMMON = ("UTC", "Europe/London", "Europe/Berlin", "America/New_York", "America/Chicago",
@@ -25,8 +25,7 @@ bp = Blueprint("zones", __name__, url_prefix="/play")
 
 
 def zone_name(session: Session, game_id: str, seat: int) -> str:
-    row = session.get(MailPreferenceRow, (game_id, seat))
-    return row.timezone if row is not None and row.timezone else UTC
+    return zone_of(session, game_id, seat)
 
 
 def valid_zone(name) -> str:
@@ -49,9 +48,7 @@ def set_zone(session: Session, game_id: str, seat: int, name: str, now: datetime
 
 
 def local_time(moment: datetime, name: str) -> str:
-    """"Tue 01 Dec 2026 13:00 CET" — the absolute time where the player is."""
-    local = utc(moment).astimezone(ZoneInfo(name))
-    return local.strftime("%a %d %b %Y %H:%M ") + (local.tzname() or name)
+    return format_due(moment, name)
 
 
 def zone_choices() -> list[str]:

@@ -35,7 +35,7 @@ from service.transport import PermanentFailure, TemporaryFailure
 log = logging.getLogger(__name__)
 
 TASK = "chasqui.deliver_account_mail"
-KINDS = ("sign_in", "invitation", "join")
+KINDS = ("sign_in", "invitation", "join", "admin_paused")
 
 
 def queue(session: Session, kind: str, ref_id: int, to_addr: str, now: datetime,
@@ -148,7 +148,16 @@ def build_message(session: Session, settings: Settings, row: AccountMailRow) -> 
 
     context: dict = {"base_url": settings.base_url}
     language = "en"
-    if row.kind == "sign_in":
+    if row.kind == "admin_paused":  # issue 5: the pause policy tells the game's admins
+        from service.models import DeadlineRow, GameRow, SeatRow
+
+        deadline = session.get(DeadlineRow, row.ref_id)
+        game = session.get(GameRow, deadline.game_id)
+        seat = session.get(SeatRow, (deadline.game_id, deadline.seat))
+        context.update(game_id=game.id, game_name=game.game, seat_name=seat.name,
+                       due=_when(deadline.due_at), admin_url=f"{settings.base_url}/admin/games/{game.id}")
+        subject, template, name = f"[Chasqui] Game {game.id} paused: {seat.name}'s time ran out", "admin_paused", ""
+    elif row.kind == "sign_in":
         token = session.get(SignInTokenRow, row.ref_id)
         context.update(link=f"{settings.base_url}/signin/{signin.link_token(settings, token)}",
                        expires=_when(token.expires_at), minutes=int(signin.LIFETIME.total_seconds() // 60))

@@ -104,3 +104,19 @@ def test_a_player_chooses_a_time_zone_for_their_deadlines(app, client, new_game)
         assert zone_name(session, data["id"], 1) == "UTC"
     from datetime import datetime, timezone
     assert local_time(datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc), "Asia/Tokyo") == "Tue 01 Dec 2026 21:00 JST"
+
+
+def test_deadlines_show_in_the_players_time_zone_on_the_page_and_in_mail(app, client, new_game):
+    """Issue 5: "an absolute time in the player's time zone and as 'in 1 day 3 h'"."""
+    from tests.service.test_mail import mails
+    data, secrets = new_game(players=3)
+    token = form_fields(client.get(f"/play/{secrets[1]}").get_data(as_text=True))["csrf_token"]
+    client.post(f"/play/{secrets[1]}/timezone", data={"csrf_token": token, "timezone": "Asia/Tokyo"})
+    page = client.get(f"/play/{secrets[1]}").get_data(as_text=True)
+    assert "Tue 01 Dec 2026 21:00 JST" in page and 'value="Asia/Tokyo"' in page
+    for seat in range(3):
+        client.post(f"/api/play/{secrets[seat]}", json={"action": {"type": "stay"}, "seq": 1})
+    newest = mails(app, "p1@example.com")[-1].get_body(("plain",)).get_content()
+    assert "JST" in newest and "(in " in newest
+    other = mails(app, "p2@example.com")[-1].get_body(("plain",)).get_content()
+    assert "UTC" in other

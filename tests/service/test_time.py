@@ -279,3 +279,33 @@ def test_the_real_clock_under_time_machine_fires_reminders_once(tmp_path):
             assert len(fired) == 3
             assert deadlines.sweep(svc.db, svc.clock(), svc.settings.mail_domain) == []
         svc.db.engine.dispose()
+
+
+def test_the_pause_policy_mails_the_games_admin(app, client, clock, admin_headers):
+    """Issue 5: ``pause`` — the game waits and the admin is mailed."""
+    from email import message_from_string, policy
+    from service.accounts.mailer import due_ids as account_due, deliver as deliver_account
+    from service.admin.auth import create_admin, grant_game
+    from service.models import LocalMailRow
+    body = {"game": "incan_gold", "seed": 1,
+            "clock": {"timeout_policy": "pause", "per_decision_hours": 24, "vacation_days": 0},
+            "players": [{"name": f"P{i}", "email": f"p{i}@example.com"} for i in range(3)]}
+    created = client.post("/api/games", json=body, headers=admin_headers).get_json()
+    svc = app.extensions["chasqui"]
+    with svc.db.unit_of_work() as session:
+        owner = create_admin(session, "organiser@example.com", "a long enough password", clock(), site=False)
+        grant_game(session, owner.id, created["id"], clock())
+        create_admin(session, "site@example.com", "another long password", clock(), site=True)
+    clock.advance(25 * HOUR)
+    sweep(app, clock)
+    clock.advance(2 * timedelta(minutes=1))
+    with app.app_context():
+        for mail_id in account_due(svc.db, clock()):
+            deliver_account(svc.db, svc.settings, mail_id, clock())
+    with svc.db.reading() as session:
+        raws = [r.raw for r in session.scalars(select(LocalMailRow).where(
+            LocalMailRow.to_addr.in_(["organiser@example.com", "site@example.com"])))]
+    assert len(raws) == 1, "the game's own admin, not every site admin"
+    mail = message_from_string(raws[0], policy=policy.default)
+    assert "organiser@example.com" in mail["To"] and "paused" in mail["Subject"]
+    assert f"/admin/games/{created['id']}" in mail.get_body(("plain",)).get_content()
