@@ -89,15 +89,25 @@ def deliver(db: Database, settings, outbox_id: int, now: datetime, transport=Non
 def _deliver_row(settings, transport, session, loaded, row: OutboxRow, now: datetime,
                  language: str | None, deadlines: dict, sibling: bool = False) -> str:
     message = build_message(settings, loaded, row, language, deadlines)
+    return send_and_record(transport, session, row, message, now, own_attempt=not sibling)
+
+
+def send_and_record(transport, session, row, message, now: datetime,
+                    own_attempt: bool = True) -> str:
+    """Send one message and write the outcome on its row (any outbox table with status,
+    attempts, next_attempt_at, last_error, sent_at): sent; bounced on 5xx, never retried;
+    on a temporary failure retried with backoff until MAX_ATTEMPTS, then failed.  A row sent
+    along with another row's delivery (``own_attempt=False``) is left untouched by a temporary
+    failure: its own task tries it and counts it."""
     try:
         transport.send(message, session, now)
     except PermanentFailure as error:
         row.attempts += 1
         row.status, row.last_error = "bounced", str(error)[:2000]
-        log.warning("outbox %s bounced: %s", row.id, error)
+        log.warning("%s %s bounced: %s", type(row).__name__, row.id, error)
     except TemporaryFailure as error:
-        if sibling:  # not this row's own attempt: its task tries it and counts it
-            log.info("outbox %s left to its own task: %s", row.id, error)
+        if not own_attempt:
+            log.info("%s %s left to its own task: %s", type(row).__name__, row.id, error)
             return "pending"
         row.attempts += 1
         row.last_error = str(error)[:2000]
@@ -105,7 +115,7 @@ def _deliver_row(settings, transport, session, loaded, row: OutboxRow, now: date
             row.status = "failed"
         else:
             row.next_attempt_at = now + backoff(row.attempts)
-        log.info("outbox %s will be retried: %s", row.id, error)
+        log.info("%s %s will be retried: %s", type(row).__name__, row.id, error)
     else:
         row.attempts += 1
         row.status, row.sent_at, row.last_error = "sent", now, None

@@ -109,7 +109,7 @@ def confirm(secret: str):
     try:
         with svc.db.unit_of_work() as session:
             game_id, seat = resolve_seat(session, svc.settings.secret_key, secret)
-            for number, action in enumerate(actions):
+            for action in actions:
                 outcome = submit_move(session, game_id, seat, action, seq, f"seat:{seat}",
                                       svc.clock(), svc.settings.mail_domain)
                 seq, outbox = outcome.seq, outbox + outcome.outbox_ids

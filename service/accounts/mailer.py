@@ -26,11 +26,10 @@ from engine import GAMES
 from service import i18n
 from service.config import Settings
 from service.db import Database
-from service.delivery import MAX_ATTEMPTS, backoff, transport_for
+from service.delivery import send_and_record, transport_for
 from service.models import AccountMailRow, InvitationRow, PendingGameRow, SignInTokenRow
 from service.store import utc
 from service.timekeeping import parse_clock
-from service.transport import PermanentFailure, TemporaryFailure
 
 log = logging.getLogger(__name__)
 
@@ -87,20 +86,7 @@ def deliver(db: Database, settings: Settings, mail_id: int, now: datetime, trans
         if message is None:  # the invitation was withdrawn before its mail went out
             row.status = "cancelled"
             return row.status
-        row.attempts += 1
-        try:
-            transport.send(message, session, now)
-        except PermanentFailure as error:
-            row.status, row.last_error = "bounced", str(error)[:2000]
-        except TemporaryFailure as error:
-            row.last_error = str(error)[:2000]
-            if row.attempts >= MAX_ATTEMPTS:
-                row.status = "failed"
-            else:
-                row.next_attempt_at = now + backoff(row.attempts)
-        else:
-            row.status, row.sent_at, row.last_error = "sent", now, None
-        return row.status
+        return send_and_record(transport, session, row, message, now)
 
 
 def due_ids(db: Database, now: datetime, grace: timedelta = timedelta(seconds=60),

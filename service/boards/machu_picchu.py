@@ -13,6 +13,7 @@ from html import escape
 
 from markupsafe import Markup
 
+from engine.games.machu_picchu import data
 from service.boards import _, int_keys, seat_colour
 
 GOODS = ("corn", "llama", "coca", "pottery", "cloth")
@@ -102,13 +103,6 @@ def goods_text(goods: dict) -> str:
     return ", ".join(f"{n} {g}" for g, n in goods.items() if n) or "nothing"
 
 
-def trail_bonus(scout: int) -> int:
-    if 13 <= scout <= 19:
-        return 2
-    if 7 <= scout <= 12:
-        return 1
-    return 0
-
 
 def score_estimate(view: dict) -> dict | None:
     """What the seat's own Sacrifice Cards are worth now: production icon = 1 VP per own Inca
@@ -131,10 +125,10 @@ def score_estimate(view: dict) -> dict | None:
                 worth += (me.get("priests") or {}).get(icon, 0)
         vp += worth
         lines.append({"card": card, "vp": worth})
-    bonus = trail_bonus(me.get("scout") or 0)
+    bonus = data.trail_bonus(me.get("scout") or 0)
     owed = me.get("cards_owed", 0) or 0
     gold = sum(c.get("gold", 0) for c in cards) + bonus
-    return {"vp": vp + bonus + 3 * owed, "cards_vp": vp, "trail_bonus": bonus, "owed": owed,
+    return {"vp": vp + bonus + data.OWED_CARD_VP * owed, "cards_vp": vp, "trail_bonus": bonus, "owed": owed,
             "gold": gold, "cards": lines}
 
 

@@ -10,7 +10,6 @@ import time
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
 
 from tests.services_available import truncate_all
 
@@ -58,6 +57,17 @@ def app(env):
     db.engine.dispose()
 
 
+def stop_process(process: subprocess.Popen | None) -> None:
+    """Terminate a test's subprocess, killing it if it does not stop within 20 s."""
+    if process and process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
+
+
 class Worker:
     """A real ``celery worker`` process, as the Procfile runs it."""
 
@@ -87,12 +97,7 @@ class Worker:
             self.process.wait(30)
 
     def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
+        stop_process(self.process)
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ import pytest
 from service.games import load
 from service.store import verify_chain
 from tests.conftest import secret_from_url
-from tests.integration.conftest import ADMIN, ROOT, Worker
+from tests.integration.conftest import ADMIN, ROOT, Worker, stop_process
 from tests.integration.smtp_sink import free_port
 from tests.integration.test_faults import all_sent_once_each, outbox, services, sweep, wait_until
 
@@ -58,13 +58,7 @@ class Gunicorn:
         return self
 
     def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+        stop_process(self.process)
 
 
 def call(base: str, method: str, path: str, body=None, admin=False):
