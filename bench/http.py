@@ -8,12 +8,19 @@ Chasqui's requests are real Incan Gold moves (``POST /api/play/<secret>``: autho
 events, replay, validate, append with the hash chain, write the outbox, commit, dispatch).
 
     python -m bench.http [--seconds 8] [--clients 8]
+    python -m bench.http --in-process [--seconds 8]
+
+``--in-process`` drives the same moves through Flask's test client in this one process (no
+gunicorn, no HTTP) and reports what a busy, shared host blurs least: CPU milliseconds and SQL
+statements per move (counted by an engine listener; BEGIN/COMMIT and pool pings are not
+statements here).
 """
 from __future__ import annotations
 
 import argparse
 import http.client
 import json
+import logging
 import os
 import platform
 import secrets
@@ -70,8 +77,8 @@ class Client:
         return response.status, json.loads(response.read() or b"null")
 
 
-def chasqui_driver(port: int, stop_at: float, latencies: list, errors: list):
-    client = Client(port)
+def chasqui_driver(port: int, stop_at: float, latencies: list, errors: list, client=None):
+    client = client or Client(port)
     game = None
     while time.monotonic() < stop_at:
         if game is None or game["outcome"] is not None or not game["to_act"]:
@@ -127,11 +134,81 @@ def drive(driver, port: int, seconds: float, clients: int) -> dict:
             "p50": q[49] * 1e3, "p99": q[98] * 1e3}
 
 
+class InProcessClient:
+    """``Client``'s interface on Flask's test client; measures the move requests only."""
+
+    def __init__(self, app):
+        self.client = app.test_client()
+        self.measuring = False
+        self.cpu = 0.0
+        self.statements = 0
+        self.counting = False
+
+        from sqlalchemy import event
+
+        @event.listens_for(app.extensions["chasqui"].db.engine, "before_cursor_execute")
+        def count(*_args):
+            if self.counting:
+                self.statements += 1
+
+    def call(self, method: str, path: str, body=None, headers=None):
+        move = self.measuring and method == "POST" and path.startswith("/api/play/")
+        self.counting = move
+        started = time.process_time()
+        response = self.client.open(path, method=method, json=body, headers=headers)
+        if move:
+            self.cpu += time.process_time() - started
+        self.counting = False
+        return response.status_code, response.get_json()
+
+
+def in_process(seconds: float) -> None:
+    from service.app import create_app
+    from service.config import from_env
+    from tests.services_available import fresh_postgres_database, redis_url
+
+    url, drop = fresh_postgres_database()
+    queue = f"chasqui-bench-{secrets.token_hex(4)}"
+    redis = redis_url()
+    app = None
+    try:
+        app = create_app(from_env({
+            "CHASQUI_DATABASE_URL": url, "CHASQUI_REDIS_URL": redis, "CHASQUI_QUEUE": queue,
+            "CHASQUI_SMTP_URL": "smtp://127.0.0.1:1", "CHASQUI_BASE_URL": "http://bench.test",
+            "CHASQUI_SECRET_KEY": "bench", "CHASQUI_ADMIN_TOKEN": ADMIN,
+            "CHASQUI_RATE_LIMIT": "off"}), upgrade=True)
+        logging.getLogger().setLevel(logging.WARNING)
+        client = InProcessClient(app)
+        chasqui_driver(0, time.monotonic() + 1.0, [], [], client)  # warm up
+        client.measuring = True
+        latencies: list[float] = []
+        errors: list = []
+        chasqui_driver(0, time.monotonic() + seconds, latencies, errors, client)
+    finally:
+        if app is not None:
+            app.extensions["chasqui"].db.engine.dispose()
+        import redis as redis_lib
+
+        redis_lib.Redis.from_url(redis).delete(queue)
+        drop()
+    n = len(latencies)
+    print(f"# http --in-process  {platform.python_implementation()} {platform.python_version()}  "
+          f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC  load {os.getloadavg()[0]:.1f}  "
+          f"{seconds:.0f} s, one thread, Flask test client, PostgreSQL, Redis dispatch")
+    print(f"{n} moves ({len(errors)} errors): {statistics.mean(latencies) * 1e3:.2f} ms/move wall, "
+          f"{client.cpu / n * 1e3:.2f} ms/move CPU, {client.statements / n:.2f} SQL statements/move")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=8)
     parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--in-process", action="store_true",
+                        help="one process, Flask test client: CPU and SQL statements per move")
     args = parser.parse_args()
+    if args.in_process:
+        in_process(args.seconds)
+        return
 
     from service.db import Database
     from tests.services_available import fresh_postgres_database, redis_url

@@ -4,8 +4,10 @@ the same worker's rate for a no-op task (baseline, same run).
 A throwaway PostgreSQL database gets G Incan Gold games (4 start mails each, left in the
 outbox); one ``celery worker --pool=solo`` (as in the integration tests) on a throwaway queue
 of the machine's Redis first drains N no-op tasks (Celery's built-in ``celery.accumulate``),
-then the deliver tasks, each of which locks its row, replays the game to the row's seq, renders
-text + HTML from templates and sends by SMTP to a local aiosmtpd that accepts everything.
+then the mail, dispatched as the web process does it after each game's commit (one
+``chasqui.deliver_many`` task per game since issue 9's batching; one ``chasqui.deliver`` task
+per row before): a task locks its rows, replays the game to their seq, renders text + HTML
+from templates and sends by SMTP to a local aiosmtpd that accepts everything.
 
     python -m bench.mail [--games 100] [--noop 1000]
 """
@@ -81,12 +83,14 @@ def main() -> None:
     log = Path(f"/tmp/{queue}.log")
     try:
         ids: list[int] = []
+        events: list[list[int]] = []  # one dispatch per commit, as the web process does
         for g in range(args.games):
             with svc.db.unit_of_work() as session:
                 _, outcome = create_game(session, "incan_gold", [
                     {"name": f"P{i}", "email": f"p{i}@bench.test"} for i in range(4)],
                     g, {}, "admin", svc.clock(), svc.settings.mail_domain)
             ids += outcome.outbox_ids
+            events.append(list(outcome.outbox_ids))
         worker = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker", "--pool=solo",
              "--loglevel=INFO", "-Q", queue, "--without-heartbeat", "--without-gossip",
@@ -108,7 +112,8 @@ def main() -> None:
                 return session.scalar(select(func.count()).select_from(OutboxRow)
                                       .where(OutboxRow.status == "sent"))
         started = time.monotonic()
-        svc.dispatch(ids)
+        for event in events:
+            svc.dispatch(event)
         ended = wait(lambda: sent() >= len(ids), 600, "the mail")
         mail_rate = len(ids) / (ended - started)
         assert sink.count >= len(ids)

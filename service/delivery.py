@@ -9,13 +9,19 @@ Issue 9: a delivery also sends the other due rows of its (game, seq) that it can
 seats' mails of one event) with the same replay, in the same transaction.  A sibling that meets
 a temporary failure is left untouched for its own task; a sibling task that finds its row
 locked by such a batch returns "locked-or-missing", and should the batch then leave the row
-pending, the sweep (``due_ids``) sends it after the grace, as for any lost task."""
+pending, the sweep (``due_ids``) sends it after the grace, as for any lost task.
+
+Since then the web process hands one commit's rows to one ``chasqui.deliver_many`` task
+(``deliver_many`` here: every row of the batch is the task's own, one transaction, one replay
+per (game, seq)); ``deliver`` serves the sweep, the embedded default and older queued tasks.
+A worker killed mid-batch leaves the whole batch pending: its unacknowledged task comes back
+when the broker's visibility time-out ends, and the sweep sends the rows sooner."""
 from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 from service import mailkit
 from service.db import Database
@@ -69,16 +75,18 @@ def deliver(db: Database, settings, outbox_id: int, now: datetime, transport=Non
             .order_by(OutboxRow.id).limit(BATCH_LIMIT)
             .with_for_update(skip_locked=True)))
         rows = [row, *siblings]
-        languages = mailkit.languages_for(session, rows)
+        zones: dict = {}
+        languages = mailkit.languages_for(session, rows, zones)
         deadlines = deadlines_for(session, loaded, rows)
         status = _deliver_row(settings, transport, session, loaded, row, now,
-                              languages.get(row.id), deadlines)
+                              languages.get(row.id), deadlines, zones)
         if status != "sent":
             return status
         for sibling in siblings:
             try:
                 if _deliver_row(settings, transport, session, loaded, sibling, now,
-                                languages.get(sibling.id), deadlines, sibling=True) == "pending":
+                                languages.get(sibling.id), deadlines, zones,
+                                sibling=True) == "pending":
                     break  # the relay is unwell: leave the rest to their own tasks
             except Exception:  # noqa: BLE001 - a sibling's bug must not undo the rows sent
                 log.exception("outbox %s left to its own task", sibling.id)
@@ -87,8 +95,9 @@ def deliver(db: Database, settings, outbox_id: int, now: datetime, transport=Non
 
 
 def _deliver_row(settings, transport, session, loaded, row: OutboxRow, now: datetime,
-                 language: str | None, deadlines: dict, sibling: bool = False) -> str:
-    message = build_message(settings, loaded, row, language, deadlines)
+                 language: str | None, deadlines: dict, zones: dict,
+                 sibling: bool = False) -> str:
+    message = build_message(settings, loaded, row, language, deadlines, zones)
     return send_and_record(transport, session, row, message, now, own_attempt=not sibling)
 
 
@@ -120,6 +129,84 @@ def send_and_record(transport, session, row, message, now: datetime,
         row.attempts += 1
         row.status, row.sent_at, row.last_error = "sent", now, None
     return row.status
+
+
+def deliver_many(db: Database, settings, outbox_ids, now: datetime,
+                 transport=None) -> dict[int, str]:
+    """Deliver the rows of one dispatch (one event's mails, a deadline sweep's, the digests)
+    in one task, one transaction and one replay per (game, seq); returns {id: status after}.
+
+    One task per row cost a Celery round trip and a lock transaction for every mail, though
+    one delivery already sent the siblings of its (game, seq).  Here every row is this
+    task's own: it is locked (``SKIP LOCKED``: a row another worker holds is that worker's),
+    sent, and marked as ``deliver`` would mark it, in the same transaction, so a crash
+    before the commit leaves every row of the batch pending, to be sent again (same bytes,
+    same Message-ID) by the sweep.  A temporary failure is counted on the row that met it and
+    ends the batch: the relay is unwell, and the rows not tried stay pending, untouched, for
+    the sweep.  A row whose message cannot be built is logged and left pending (the others
+    still go)."""
+    transport = transport or transport_for(settings)
+    ids = sorted({int(i) for i in outbox_ids})
+    statuses = {i: "locked-or-missing" for i in ids}
+    if not ids:
+        return statuses
+    with db.unit_of_work() as session, session.no_autoflush:
+        _relaxed_commit(session)
+        # No autoflush: the rows marked sent are written by one flush at commit (the reads in
+        # between never look at the outbox), not by one UPDATE before every later query.
+        rows = list(session.scalars(
+            select(OutboxRow).where(OutboxRow.id.in_(ids)).order_by(OutboxRow.id)
+            .with_for_update(skip_locked=True)))
+        statuses.update((row.id, row.status) for row in rows)
+        owed = [row for row in rows if row.status == "pending"]
+        if not owed:
+            return statuses
+        groups: dict[tuple, list[OutboxRow]] = {}
+        for row in owed:  # digests are built from their own list of games, one by one
+            key = ("digest", row.id) if row.kind == "digest" else (row.game_id, row.seq)
+            groups.setdefault(key, []).append(row)
+        games: dict[tuple, tuple] = {}
+        for key, group in groups.items():
+            try:
+                loaded = None if key[0] == "digest" else load(session, key[0], upto=key[1])
+                deadlines = {} if loaded is None else deadlines_for(session, loaded, group)
+            except Exception:  # noqa: BLE001 - one broken game must not hold back the others
+                log.exception("outbox %s left pending: the game could not be loaded",
+                              [row.id for row in group])
+                continue
+            games[key] = (loaded, deadlines)
+        # After the loads: their seat rows are in the session, so this reads no seat again.
+        zones: dict = {}
+        languages = mailkit.languages_for(session, owed, zones)
+        tried: set[int] = set()
+        for key, (loaded, deadlines) in games.items():
+            for row in groups[key]:
+                tried.add(row.id)
+                try:
+                    message = build_message(settings, loaded, row, languages.get(row.id),
+                                            deadlines, zones)
+                except Exception:  # noqa: BLE001 - a bug in one mail must not stop the rest
+                    log.exception("outbox %s left pending: its message could not be built",
+                                  row.id)
+                    continue
+                statuses[row.id] = send_and_record(transport, session, row, message, now)
+                if statuses[row.id] == "pending":
+                    log.info("the relay is unwell: outbox %s left to the sweep",
+                             [r.id for r in owed if r.id not in tried])
+                    return statuses
+    return statuses
+
+
+def _relaxed_commit(session) -> None:
+    """PostgreSQL: this transaction's commit does not wait for its WAL to reach the disk.
+
+    What it writes (rows marked sent, attempts) may then be lost to a crash of PostgreSQL
+    itself in the next fraction of a second (never half-written: the database stays
+    consistent), and such a row is simply delivered again, the same bytes under the same
+    Message-ID, exactly as after a worker killed between the relay's 250 and the commit,
+    which delivery already allows for.  The flush was a disk sync per batch."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text("SET LOCAL synchronous_commit TO OFF"))
 
 
 def due_ids(db: Database, now: datetime, grace: timedelta = timedelta(seconds=60),

@@ -1,9 +1,13 @@
 """After commit: hand the new outbox rows to whoever delivers them.
 
-With Redis configured, each row id becomes a Celery task by name (the service never imports
-the workers: imports go workers → service only).  A broker outage is logged and ignored: the
-rows are committed, and the beat sweep delivers them once the broker is back.  Without Redis
-(the embedded default) rows are delivered in-process, right away."""
+With Redis configured, the rows of one commit (one event's mails) become one Celery task by
+name, ``chasqui.deliver_many`` (the service never imports the workers: imports go workers →
+service only): one task, one transaction and one replay for all of them, where a task per
+row cost a broker round trip and a lock transaction per mail (issue 9).  ``chasqui.deliver``
+(one row, and the due rows of its (game, seq) with it) stays for tasks queued before and for
+the sweep.  A broker outage is logged and ignored: the rows are committed, and the beat sweep
+delivers them once the broker is back.  Without Redis (the embedded default) rows are
+delivered in-process, right away."""
 from __future__ import annotations
 
 import logging
@@ -12,6 +16,15 @@ from typing import Callable, Iterable
 log = logging.getLogger(__name__)
 
 DELIVER_TASK = "chasqui.deliver"
+DELIVER_MANY_TASK = "chasqui.deliver_many"
+# One task holds its rows' locks while it sends them all: a bound keeps one task short (a
+# sweep may hand over hundreds of rows) and lets another worker take the next batch.
+BATCH = 32
+
+
+def batches(outbox_ids: Iterable[int], size: int = BATCH) -> list[list[int]]:
+    ids = list(outbox_ids)
+    return [ids[start:start + size] for start in range(0, len(ids), size)]
 
 
 class CeleryDispatcher:
@@ -30,15 +43,15 @@ class CeleryDispatcher:
 
     def __call__(self, outbox_ids: Iterable[int]) -> None:
         outbox_ids = list(outbox_ids)
-        for done, outbox_id in enumerate(outbox_ids):
+        for batch in batches(outbox_ids):
             try:
-                self.client.send_task(DELIVER_TASK, args=[outbox_id], queue=self.queue,
+                self.client.send_task(DELIVER_MANY_TASK, args=[batch], queue=self.queue,
                                       retry=False)
             except Exception as error:  # noqa: BLE001  the sweep will deliver it
-                # Give up on the rest of this batch at the first failure: a hung broker costs
-                # one socket time-out per request, not one per mail (a new game owes 4-5).
+                # Give up on the rest at the first failure: a hung broker costs one socket
+                # time-out per request, not one per batch.
                 log.warning("could not queue outbox %s (%s); the sweep will deliver %s",
-                            outbox_id, error, outbox_ids[done:])
+                            batch, error, outbox_ids[outbox_ids.index(batch[0]):])
                 return
 
 

@@ -9,8 +9,9 @@ import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from engine import Game, IllegalAction, find_legal, get_game
 from engine.core import without_label
@@ -42,6 +43,9 @@ class Loaded:
     events: EventLog
     game: Game
     state: dict
+    # (seq, epoch): the engine's epoch just before the last move this load applied (see
+    # ``snapshots.apply``), so undo needs no second replay; None when it applied none.
+    before_last: tuple[int, object] | None = None
 
     def __post_init__(self):
         if not isinstance(self.events, EventLog):
@@ -99,30 +103,30 @@ def load(session: Session, game_id: str, upto: int | None = None,
         game = get_game(row.game)
     except Exception:  # noqa: BLE001  unknown here: the full replay below raises as before
         events = store.load(session, game_id, upto)
-        game, state = snapshots.rebuild(session, game_id, events, write=write)
-        return Loaded(row, seats, EventLog(events), game, state)
+        game, state, before = snapshots.rebuild(session, game_id, events, write=write)
+        return Loaded(row, seats, EventLog(events), game, state, before)
     read, base, state = snapshots.events_from_newest(session, game_id, game.rules_version, upto)
     if base is None or base <= 1:  # no snapshot (or one at seq 1): every event was read
         events = read
         if base is None:
-            game, state = snapshots.rebuild(session, game_id, events, write=write, use=False)
+            game, state, before = snapshots.rebuild(session, game_id, events, write=write,
+                                                    use=False)
         else:
-            game, state = snapshots.rebuild(session, game_id, events, write=write)
-        return Loaded(row, seats, EventLog(events), game, state)
+            game, state, before = snapshots.rebuild(session, game_id, events, write=write)
+        return Loaded(row, seats, EventLog(events), game, state, before)
     first, tail = read[0], read[1:]
     moves = (snapshots.moves_since(tail[1:], base)
              if first.seq == 1 and tail and tail[0].seq == base
              and created([first])["game"] == game.name else None)
     if moves is None:  # a rewind to before the snapshot (or a mismatch): replay in full
         events = store.load(session, game_id, upto)
-        game, state = snapshots.rebuild(session, game_id, events, write=write)
-        return Loaded(row, seats, EventLog(events), game, state)
+        game, state, before = snapshots.rebuild(session, game_id, events, write=write)
+        return Loaded(row, seats, EventLog(events), game, state, before)
     events = EventLog(tail, first, _fetcher(session, game_id))
-    for event in moves:
-        game.apply_in_place(state, event.payload["seat"], event.payload["action"])
+    before = snapshots.apply(game, state, moves)
     if write and events.head.seq - base >= snapshots.EVERY:
         snapshots.save(session, game_id, events.head.seq, game.rules_version, state)
-    return Loaded(row, seats, events, game, state)
+    return Loaded(row, seats, events, game, state, before)
 
 
 def _fetcher(session: Session, game_id: str):
@@ -170,10 +174,22 @@ def create_game(session: Session, name: str, players: list[dict], seed: int | No
 
 
 def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, actor: str,
-                now: datetime, domain: str, seats: list[SeatRow] | None = None) -> Outcome:
+                now: datetime, domain: str, seats: list[SeatRow] | None = None,
+                clocks: dict | None = None, modes: dict[int, str] | None = None) -> Outcome:
     """A player's move: refused unless it is fresh (seq seen == head) and legal.
-    ``seats``: the game's seat rows, when the caller has just read them (``load``)."""
+    ``seats``: the game's seat rows, when the caller has just read them (``load``); ``clocks``
+    (``timekeeping.read_clocks``) and ``modes`` (seat -> turn-mail mode): read in the same
+    query as the seats, so ``_queue_mail`` needs no query of its own.
+
+    The seats, clocks and modes are read before the events.  They are projections that every
+    command updates in the transaction of its event, together with ``games.head_seq``; so if
+    the game row read with them says the head the events say, they are what that head left.
+    If not (a command committed in between), the seats and the game row are read again and
+    the clocks and modes are read after the append, as without them."""
     loaded = load(session, game_id, seats=seats)
+    if seats is not None and loaded.row.head_seq != loaded.seq:
+        session.execute(_REREAD, {"game_id": game_id}).all()  # refreshes loaded.seats and .row
+        clocks = modes = None
     if not isinstance(seq_seen, int) or isinstance(seq_seen, bool):
         raise IllegalAction("seq must be an integer: the seq of the state you saw")
     game, state = loaded.game, loaded.state
@@ -186,7 +202,13 @@ def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, act
     chosen = find_legal(game.legal_actions(state, seat), action)
     record_move(session, loaded, "MoveMade", seat, chosen, actor, now, seq_seen=seq_seen)
     play_bots(session, loaded, now)
-    return Outcome(loaded.seq, _queue_mail(session, loaded, seat, now, domain), loaded, seat)
+    return Outcome(loaded.seq, _queue_mail(session, loaded, seat, now, domain, clocks=clocks,
+                                           modes=modes), loaded, seat)
+
+
+_REREAD = (select(SeatRow, GameRow).join(GameRow, GameRow.id == SeatRow.game_id)
+           .where(SeatRow.game_id == bindparam("game_id"))
+           .execution_options(populate_existing=True))
 
 
 BOT_ACTOR = "bot"
@@ -266,45 +288,80 @@ def _stale_message(loaded: Loaded, seat: int, action, seq_seen) -> str:
 
 
 def _queue_mail(session: Session, loaded: Loaded, actor_seat: int | None, now: datetime,
-                domain: str, start: bool = False) -> list[int]:
+                domain: str, start: bool = False, clocks: dict | None = None,
+                modes: dict[int, str] | None = None) -> list[int]:
     """Outbox rows for what this event made owed, and the status projection.
 
     A seat is mailed when it must act on a decision it has not been mailed about yet (the
     engine's ``decision_key``), so sub-steps of one's own turn and other seats' secret choices
-    in a simultaneous decision make no extra mail.  The end of a game is mailed to all."""
+    in a simultaneous decision make no extra mail.  The end of a game is mailed to all.
+
+    This runs on every event, so it writes with Core statements, not through the ORM's unit
+    of work (which cost more than the rest of a move): one UPDATE of the game row, one
+    (batched) UPDATE of the seats newly notified, one INSERT … RETURNING of the outbox rows,
+    and the clocks' (``timekeeping.update_clocks``).  A caller's pending ORM changes are
+    flushed first; the game and seat objects take the new values as their loaded state.
+    ``clocks``/``modes``: the game's clocks and turn-mail modes when the caller has read them
+    (``submit_move``)."""
+    session.flush()
     game, state, row = loaded.game, loaded.state, loaded.row
     seq = loaded.seq
     result = game.outcome(state)
-    rows: list[OutboxRow] = []
+    status = row.status
+    outbox: list[dict] = []
+    notified: list[tuple[SeatRow, str]] = []
     if result is not None:
-        row.status = "finished"
-        rows = [_outbox(loaded, s, "game_over", now, domain) for s in loaded.seats]
+        status = "finished"
+        outbox = [_outbox_values(loaded, s, "game_over", now, domain) for s in loaded.seats]
     else:
         to_act = set(game.to_act(state))
-        wants_turn_mail = _turn_mail_preferences(session, loaded)
+        wants_turn_mail = _turn_mail_preferences(session, loaded, modes)
         for seat_row in loaded.seats:
             owed = seat_row.seat in to_act
             key = game.decision_key(state, seat_row.seat) if owed else None
             if owed and seat_row.notified_key != key:
-                seat_row.notified_key, seat_row.decision_seq = key, seq
+                notified.append((seat_row, key))
                 if start or wants_turn_mail(seat_row):
-                    rows.append(_outbox(loaded, seat_row, "start" if start else "turn", now, domain))
+                    outbox.append(_outbox_values(loaded, seat_row, "start" if start else "turn",
+                                                 now, domain))
             elif start:
-                rows.append(_outbox(loaded, seat_row, "start", now, domain))
+                outbox.append(_outbox_values(loaded, seat_row, "start", now, domain))
     decisions = {} if result is not None else {
         s: game.decision_key(state, s) for s in game.to_act(state)}
     timekeeping.update_clocks(session, row.id, timekeeping.clock_of(loaded.first.payload),
-                              decisions, now, finished=result is not None or row.status != "active",
-                              mover=actor_seat)
-    row.head_seq = seq
-    row.updated_at = now
-    session.add_all(rows)
-    session.flush()
-    return [r.id for r in rows]
+                              decisions, now, finished=result is not None or status != "active",
+                              mover=actor_seat, clocks=clocks)
+    if notified:
+        session.execute(_NOTIFY_SEAT, [{"key_game": row.id, "key_seat": seat_row.seat,
+                                        "notified_key": key, "decision_seq": seq}
+                                       for seat_row, key in notified])
+        for seat_row, key in notified:
+            set_committed_value(seat_row, "notified_key", key)
+            set_committed_value(seat_row, "decision_seq", seq)
+    session.execute(_GAME_HEAD, {"key_id": row.id, "status": status, "head_seq": seq,
+                                 "updated_at": now})
+    set_committed_value(row, "status", status)
+    set_committed_value(row, "head_seq", seq)
+    set_committed_value(row, "updated_at", now)
+    if not outbox:
+        return []
+    return list(session.execute(_INSERT_OUTBOX, outbox).scalars())
+
+
+_SEATS, _GAMES, _OUTBOX = SeatRow.__table__, GameRow.__table__, OutboxRow.__table__
+_NOTIFY_SEAT = _SEATS.update().where(_SEATS.c.game_id == bindparam("key_game"),
+                                     _SEATS.c.seat == bindparam("key_seat"))
+_GAME_HEAD = _GAMES.update().where(_GAMES.c.id == bindparam("key_id"))
+_INSERT_OUTBOX = _OUTBOX.insert().returning(_OUTBOX.c.id, sort_by_parameter_order=True)
 
 
 def _outbox(loaded: Loaded, seat_row: SeatRow, kind: str, now: datetime, domain: str) -> OutboxRow:
-    return OutboxRow(
+    return OutboxRow(**_outbox_values(loaded, seat_row, kind, now, domain))
+
+
+def _outbox_values(loaded: Loaded, seat_row: SeatRow, kind: str, now: datetime,
+                   domain: str) -> dict:
+    return dict(
         game_id=loaded.row.id, seat=seat_row.seat, kind=kind, seq=loaded.seq,
         to_addr=seat_row.email, status="pending", attempts=0, next_attempt_at=now,
         created_at=now, message_id=message_id(loaded.row.id, loaded.seq, seat_row.seat, kind, domain))
@@ -340,19 +397,24 @@ def _split_mail_options(options: dict) -> tuple[dict, dict | None]:
     return options, {**MAIL_OPTIONS, **mail}
 
 
-def _turn_mail_preferences(session: Session, loaded: Loaded):
+_MODES = select(MailPreferenceRow.__table__.c.seat, MailPreferenceRow.__table__.c.mode).where(
+    MailPreferenceRow.__table__.c.game_id == bindparam("game_id"))
+
+
+def _turn_mail_preferences(session: Session, loaded: Loaded, modes: dict[int, str] | None = None):
     """``_wants_turn_mail`` for many seats of one game: the game's preference rows are read
-    once (one query, on the first seat asked about) instead of one ``get`` per seat."""
-    rows: dict[int, MailPreferenceRow] | None = None
+    once (one query, on the first seat asked about) instead of one ``get`` per seat, or not at
+    all when the caller already has them (``modes``: seat -> mode)."""
+    rows = modes
 
     def wants(seat_row: SeatRow) -> bool:
         nonlocal rows
         if rows is None:
-            rows = {p.seat: p for p in session.scalars(select(MailPreferenceRow).where(
-                MailPreferenceRow.game_id == loaded.row.id))}
-        row = rows.get(seat_row.seat)
-        mode = row.mode if row is not None and row.mode in preferences.MODES else "every"
-        return mode == "every"  # as preferences.wants_turn_mail
+            rows = {seat: mode for seat, mode in
+                    session.execute(_MODES, {"game_id": loaded.row.id})}
+        mode = rows.get(seat_row.seat)
+        # as preferences.wants_turn_mail: no row (or an unknown mode) means every turn
+        return (mode if mode in preferences.MODES else "every") == "every"
     return wants
 
 

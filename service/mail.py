@@ -90,10 +90,12 @@ class _Registry(HeaderRegistry):
 MAIL_POLICY = MemoPolicy(header_factory=_Registry(), refold_source="none")
 
 
-def clock_lines(loaded: Loaded, row: OutboxRow, deadlines: dict | None = None) -> dict:
+def clock_lines(loaded: Loaded, row: OutboxRow, deadlines: dict | None = None,
+                zones: dict | None = None) -> dict:
     """The deadline of the seat's open decision and what the last event was, if a timeout.
     Computed from rows fixed for that decision, so a re-sent mail says the same thing.
-    ``deadlines``: ``deadlines_for`` of a delivery's rows, when the caller looked them up."""
+    ``deadlines``: ``deadlines_for`` of a delivery's rows, when the caller looked them up;
+    ``zones``: their seats' time zones (``mailkit.languages_for``), likewise."""
     lines = {"deadline": None, "happened": None}
     last = loaded.events[-1]
     if last.kind == "TurnTimedOut":
@@ -106,7 +108,10 @@ def clock_lines(loaded: Loaded, row: OutboxRow, deadlines: dict | None = None) -
     due = deadlines.get(row.seat)
     if due is not None:
         due = utc(due)
-        zone = zone_of(object_session(row), loaded.row.id, row.seat) if object_session(row) else "UTC"
+        zone = (zones or {}).get((loaded.row.id, row.seat))
+        if zone is None:
+            session = object_session(row)
+            zone = zone_of(session, loaded.row.id, row.seat) if session else "UTC"
         lines["deadline"] = f"{format_due(due, zone)} ({describe_left(due, utc(row.created_at))})"
     return lines
 
@@ -148,10 +153,11 @@ KIND_INTRO = {
 
 
 def build_message(settings: Settings, loaded: Loaded, row: OutboxRow,
-                  language: str | None = None, deadlines: dict | None = None) -> EmailMessage:
+                  language: str | None = None, deadlines: dict | None = None,
+                  zones: dict | None = None) -> EmailMessage:
     """Render the seat's private view at the row's seq (call inside an app context).
-    ``language`` and ``deadlines``: looked up already by the caller for several rows at once
-    (``mailkit.languages_for``, ``deadlines_for``); looked up here when not given."""
+    ``language``, ``deadlines`` and ``zones``: looked up already by the caller for several
+    rows at once (``mailkit.languages_for``, ``deadlines_for``); looked up here when not given."""
     language = language or mailkit.language_for(row)  # issue 7: the recipient's language
     if row.kind == "digest":
         from service.digest import build_digest
@@ -161,11 +167,11 @@ def build_message(settings: Settings, loaded: Loaded, row: OutboxRow,
     context["intro"] = translate(language, KIND_INTRO.get(row.kind, ""))
     context["kind"] = row.kind
     context["notice"] = notice_for(loaded, row.kind, row.seat)
-    context.update(clock_lines(loaded, row, deadlines))
+    context.update(clock_lines(loaded, row, deadlines, zones))
     extra = mailkit.extra_context(settings, loaded, row, language)
     context.update(extra)
     message = EmailMessage(policy=MAIL_POLICY)
-    message["Subject"] = subject(loaded)
+    message["Subject"] = subject(loaded, language)
     message["From"] = settings.mail_from
     message["To"] = f"{loaded.seats[row.seat].name} <{row.to_addr}>"
     message["Message-ID"] = row.message_id

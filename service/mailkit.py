@@ -8,6 +8,7 @@ language, which is the preference doing its job)."""
 from __future__ import annotations
 
 from contextlib import contextmanager
+from functools import lru_cache
 from email.message import EmailMessage
 
 import css_inline
@@ -37,16 +38,26 @@ def language_for(row) -> str:
     return preferences.language_of(session, row.game_id, row.seat)
 
 
-def languages_for(session, rows) -> dict[int, str]:
+def languages_for(session, rows, zones: dict | None = None) -> dict[int, str]:
     """``language_for`` of several rows of one delivery in two queries (not two per row):
-    the seats' own preferences, then the newest language each address chose in any game."""
+    the seats' own preferences, then the newest language each address chose in any game.
+    ``zones``, when given, gets {(game_id, seat): time zone} of the same rows from the same
+    first query (``timekeeping.zone_of``'s rule: the seat's own choice, else UTC)."""
     rows = [r for r in rows if r.seat is not None]
     if not rows:
         return {}
     keys = {(r.game_id, r.seat) for r in rows}
-    own = dict(((g, s), language) for g, s, language in session.execute(
-        select(MailPreferenceRow.game_id, MailPreferenceRow.seat, MailPreferenceRow.language)
-        .where(tuple_(MailPreferenceRow.game_id, MailPreferenceRow.seat).in_(list(keys)))))
+    own = {}
+    for g, s, language, zone in session.execute(
+            select(MailPreferenceRow.game_id, MailPreferenceRow.seat, MailPreferenceRow.language,
+                   MailPreferenceRow.timezone)
+            .where(tuple_(MailPreferenceRow.game_id, MailPreferenceRow.seat).in_(list(keys)))):
+        own[(g, s)] = language
+        if zones is not None and zone:
+            zones[(g, s)] = zone
+    if zones is not None:
+        for key in keys:
+            zones.setdefault(key, "UTC")
     out: dict[int, str] = {}
     wanting: dict[int, str] = {}
     for r in rows:
@@ -88,20 +99,52 @@ def locale(language: str):
 
 
 def gettext_callables() -> dict:
-    """The current language's ``gettext`` for the templates of one mail, looked up once.
+    """The current language's ``gettext``/``ngettext`` (and ``_``) for the templates of one
+    mail, bound to its catalog once.
 
     Flask-Babel installs ``gettext = lambda s: get_translations().ugettext(s)`` (newstyle), so
-    every ``_()`` in a template looks the language and catalog up again (~45 per mail); the
-    same callables bound to the catalog of the ``locale`` block, passed in the render context
-    (which the ``_`` alias resolves ``gettext`` from before the globals), give the same text."""
+    every ``_()`` in a template looks the language and catalog up again, and Jinja's ``_``
+    alias looks ``gettext`` up on each call too (~45 calls per mail).  These give the same
+    text as Jinja's newstyle callables (``jinja2.ext._make_new_gettext``: the translation,
+    made ``Markup`` under autoescape, then always ``% variables``), passed in the render
+    context, where names are resolved before the globals; a message without variables is
+    finished once per catalog, not once per call."""
     try:
         from flask_babel import get_translations
-        from jinja2.ext import _make_new_gettext, _make_new_ngettext
     except ImportError:  # pragma: no cover
         return {}
-    translations = get_translations()
-    return {"gettext": _make_new_gettext(translations.ugettext),
-            "ngettext": _make_new_ngettext(translations.ungettext)}
+    gettext, ngettext = _bound_gettext(get_translations())
+    return {"gettext": gettext, "ngettext": ngettext, "_": gettext}
+
+
+@lru_cache(maxsize=16)
+def _bound_gettext(translations):
+    from jinja2 import pass_context
+    from markupsafe import Markup
+
+    lookup, plural = translations.ugettext, translations.ungettext
+    finished: dict[tuple[str, bool], str] = {}  # (msgid, autoescape) -> text, no variables
+
+    @pass_context
+    def gettext(__context, __string: str, **variables) -> str:
+        autoescape = __context.eval_ctx.autoescape
+        if not variables:
+            done = finished.get((__string, autoescape))
+            if done is None:
+                text = lookup(__string)
+                done = finished[(__string, autoescape)] = (
+                    Markup(text) if autoescape else text) % variables
+            return done
+        text = lookup(__string)
+        return (Markup(text) if autoescape else text) % variables
+
+    @pass_context
+    def ngettext(__context, __singular: str, __plural: str, __num: int, **variables) -> str:
+        variables.setdefault("num", __num)
+        text = plural(__singular, __plural, __num)
+        return (Markup(text) if __context.eval_ctx.autoescape else text) % variables
+
+    return gettext, ngettext
 
 
 def links(settings, loaded, seat: int | None, address: str) -> dict:

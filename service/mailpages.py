@@ -13,6 +13,7 @@ from flask import Blueprint, abort, current_app, flash, g, redirect, render_temp
 
 from service import preferences
 from service.digest import seat_games
+from service.i18n import N_
 from service.models import SeatRow
 from service.preferences import BadToken
 from service.tokens import make_secret
@@ -37,8 +38,10 @@ def my_games(token: str):
     address = preferences.read_address_token(svc.settings.secret_key, token)
     with svc.db.reading() as session:
         games = seat_games(session, address)
-        language = preferences.address_language(session, address) or preferences.DEFAULT_LANGUAGE
-    g.chasqui_language = language
+        stored = preferences.address_language(session, address)
+    language = stored or preferences.DEFAULT_LANGUAGE
+    if stored:  # else the page follows the browser (service.i18n.select_page_locale)
+        g.chasqui_language = stored
     for game in games:
         secret = make_secret(svc.settings.secret_key, game["game_id"], game["seat"], game["nonce"])
         game["play_url"] = url_for("play.page", secret=secret)
@@ -71,7 +74,7 @@ def set_mode(token: str):
     with svc.db.unit_of_work() as session:
         _own_seat(session, address, request.form.get("game_id", ""), seat)
         preferences.set_preference(session, request.form["game_id"], seat, svc.clock(), mode=mode)
-    flash("Saved.", "ok")
+    flash(N_("Saved."), "ok")  # translated where it is shown (tr): the page's language
     return redirect(url_for("me.my_games", token=token), 303)
 
 
@@ -84,7 +87,7 @@ def set_language(token: str):
         abort(400)
     with svc.db.unit_of_work() as session:
         preferences.set_address_language(session, address, language, svc.clock())
-    flash("Saved.", "ok")
+    flash(N_("Saved."), "ok")  # shown (tr) in the language just chosen
     return redirect(url_for("me.my_games", token=token, lang=language), 303)
 
 
@@ -128,28 +131,7 @@ def init_app(app, csrf) -> None:
     app.register_blueprint(me)
     app.register_blueprint(unsubscribe)
     csrf.exempt(unsubscribe)  # authorised by the signed token; mail clients send no cookie
-    app.before_request(_seat_language)
     app.context_processor(_html_lang)
-
-
-# A seat's pages (the play page and the confirm page of a mail's link) are shown in the seat's
-# language (its preference, else its address's), as its mails are.  One small read, and only
-# for those GETs (not the API).
-def _seat_language() -> None:
-    if request.blueprint != "play" or request.method != "GET":
-        return
-    secret = (request.view_args or {}).get("secret")
-    if not secret or request.args.get("lang") or g.get("chasqui_language"):
-        return
-    from service.tokens import BadSecret, read_secret
-
-    svc = _svc()
-    try:
-        game_id, seat, _nonce = read_secret(svc.settings.secret_key, secret)
-    except BadSecret:
-        return  # the view answers it
-    with svc.db.reading() as session:
-        g.chasqui_language = preferences.language_of(session, game_id, seat)
 
 
 def _html_lang() -> dict:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 from engine import IllegalAction, clone
 from engine.core import without_label
@@ -83,7 +84,7 @@ def plan(secret: str):
             raise IllegalAction("it is not your turn to act")
         shown, actions, closed = preview(loaded.game, loaded.state, seat, steps)
     except IllegalAction as error:
-        flash(f"Not done: {error}", "error")
+        flash(gettext("Not done: %(error)s", error=error), "error")
         return redirect(url_for("play.page", secret=secret), 303)
     context.update(
         view=loaded.game.view(shown, seat), planned=actions, steps=steps, closed=closed,
@@ -103,7 +104,7 @@ def confirm(secret: str):
         if not isinstance(actions, list) or not actions or len(actions) > MAX_STEPS:
             raise ValueError
     except ValueError:
-        flash("Not done: the plan was incomplete; start it again", "error")
+        flash(gettext("Not done: the plan was incomplete; start it again"), "error")
         return redirect(url_for("play.page", secret=secret), 303)
     outbox: list[int] = []
     try:
@@ -116,10 +117,10 @@ def confirm(secret: str):
     except StaleMove as error:
         flash(str(error), "warning")
     except (IllegalAction, store.Conflict) as error:
-        flash(f"Not done (no step was made): {error}", "error")
+        flash(gettext("Not done (no step was made): %(error)s", error=error), "error")
     else:
         svc.dispatch(outbox)
-        flash(f"Done: {len(actions)} steps in one go", "ok")
+        flash(gettext("Done: %(n)s steps in one go", n=len(actions)), "ok")
     return redirect(url_for("play.page", secret=secret), 303)
 
 
@@ -145,7 +146,7 @@ def standing(secret: str):
             ids = _queue_mail(session, loaded, seat, svc.clock(), svc.settings.mail_domain)
         svc.dispatch(ids)
     except (IllegalAction, store.Conflict) as error:
-        flash(f"Not done: {error}", "error")
+        flash(gettext("Not done: %(error)s", error=error), "error")
     else:
-        flash("Standing orders saved.", "ok")
+        flash(gettext("Standing orders saved."), "ok")
     return redirect(url_for("play.page", secret=secret), 303)

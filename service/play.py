@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 from engine import IllegalAction
 from service.admin.commands import undo_label, undo_move
 from service import timekeeping
 from service.app import services
 from service.games import StaleMove, is_fresh
+from service.i18n import said, shown
 from service.moves import load_for_secret, make_move, resolve_seat
 from service.presenter import seat_context
 from service.store import Conflict
@@ -27,8 +29,9 @@ def page(secret: str):
         loaded, seat = load_for_secret(session, svc, secret)
         zone = timekeeping.zone_of(session, loaded.row.id, seat)
         clocks = timekeeping.table(session, loaded, svc.clock(), zone)
+        undo = undo_label(loaded, seat, session)  # no second replay (issue 9)
     context = seat_context(svc.settings, loaded, seat)
-    context["undo"] = undo_label(loaded, seat)
+    context["undo"] = undo
     context["clocks"], context["my_zone"] = clocks, zone
     return render_template("pages/play.html", **context)
 
@@ -68,9 +71,10 @@ def move(secret: str):
         flash(str(error), "warning")
         return redirect(url_for("play.page", secret=secret), 303)
     except IllegalAction as error:
-        flash(f"Not done: {error}", "error")
+        flash(gettext("Not done: %(error)s", error=error), "error")
         return redirect(url_for("play.page", secret=secret), 303)
-    flash(f"Done: {action.get('label') or 'your move was recorded'}", "ok")
+    flash(gettext("Done: %(move)s", move=said(shown(action), gettext)) if shown(action)
+          else gettext("Done: your move was recorded"), "ok")
     return redirect(url_for("play.page", secret=secret), 303)
 
 
@@ -92,8 +96,8 @@ def undo(secret: str):
         flash(str(error), "warning")
         return redirect(url_for("play.page", secret=secret), 303)
     except IllegalAction as error:
-        flash(f"Not done: {error}", "error")
+        flash(gettext("Not done: %(error)s", error=error), "error")
         return redirect(url_for("play.page", secret=secret), 303)
     svc.dispatch(outcome.outbox_ids)
-    flash("Done: your move was taken back; choose again.", "ok")
+    flash(gettext("Done: your move was taken back; choose again."), "ok")
     return redirect(url_for("play.page", secret=secret), 303)

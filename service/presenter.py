@@ -15,7 +15,7 @@ from service.tokens import make_secret
 class ActionLink:
     index: int
     code: str
-    label: str
+    label: str | dict   # an engine phrase or an English label: show it with ``| tr``
     action: dict
     url: str
 
@@ -60,12 +60,15 @@ def seat_context(settings: Settings, loaded: Loaded, seat: int | None) -> dict:
         context["secret"] = secret
         if loaded.row.status == "active" and seat in to_act:
             context["actions"] = [
-                ActionLink(i, action_code(i), a.get("label") or str(a), a,
+                ActionLink(i, action_code(i), a.get("_say") or a.get("label") or str(a), a,
                            f"{base}/a/{loaded.seq}/{i}")
                 for i, a in enumerate(game.legal_actions(state, seat))]
     return context
 
 
-def subject(loaded: Loaded) -> str:
-    """Stable per game so every mail client threads it: "[Chasqui] Incan Gold — Ana, Ben"."""
-    return f"[Chasqui] {loaded.game.title} — {', '.join(s.name for s in loaded.seats)}"
+def subject(loaded: Loaded, language: str = "en") -> str:
+    """Stable per game and reader, so every mail client threads it: "[Chasqui] Incan Gold — Ana,
+    Ben" (the game's title in the reader's language: each reader's subject never changes)."""
+    from service.i18n import translate
+
+    return f"[Chasqui] {translate(language, loaded.game.title)} — {', '.join(s.name for s in loaded.seats)}"

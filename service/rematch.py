@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from flask import Blueprint, current_app, flash, redirect, url_for
+from flask_babel import gettext
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -70,11 +71,11 @@ def create(secret: str):
         except IntegrityError:
             continue
         except IllegalAction as error:
-            flash(f"Not done: {error}", "error")
+            flash(gettext("Not done: %(error)s", error=error), "error")
             return redirect(url_for("play.page", secret=secret), 303)
     else:
-        flash("Not done: try again", "error")
+        flash(gettext("Not done: try again"), "error")
         return redirect(url_for("play.page", secret=secret), 303)
     svc.dispatch(outcome.outbox_ids)
-    flash("Rematch! This is your seat in the new game.", "ok")
+    flash(gettext("Rematch! This is your seat in the new game."), "ok")
     return redirect(url_for("play.page", secret=new_secret), 303)

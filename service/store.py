@@ -197,10 +197,9 @@ def append(session: Session, game_id: str, expected_seq: int, prev_hash: str, ki
     dialect = session.get_bind().dialect.name
     if dialect in ("postgresql", "sqlite"):
         # one statement: a taken seq inserts nothing (no savepoint needed to stay usable)
-        insert = _insert_for(dialect)
+        session.flush()  # pending ORM rows first (the game row a new event refers to), as before
         try:
-            taken = session.execute(insert(EventRow).values(**values).on_conflict_do_nothing(
-                index_elements=["game_id", "seq"]).returning(EventRow.seq)).first() is None
+            taken = session.execute(_append_statement(dialect), values).first() is None
         except IntegrityError as error:  # e.g. no such game (foreign key)
             raise Conflict("the game moved on; reload and try again") from error
         if taken:
@@ -213,6 +212,21 @@ def append(session: Session, game_id: str, expected_seq: int, prev_hash: str, ki
         except IntegrityError as error:
             raise Conflict("the game moved on; reload and try again") from error
     return Event(expected_seq, kind, payload, actor, now, prev_hash, digest)
+
+
+_APPEND: dict = {}
+
+
+def _append_statement(dialect: str):
+    """``INSERT … ON CONFLICT DO NOTHING RETURNING seq`` on the events table, built once per
+    dialect (a Core statement: no ORM bulk-insert machinery, no per-call construction)."""
+    statement = _APPEND.get(dialect)
+    if statement is None:
+        table = EventRow.__table__
+        statement = _APPEND[dialect] = (
+            _insert_for(dialect)(table).on_conflict_do_nothing(index_elements=["game_id", "seq"])
+            .returning(table.c.seq))
+    return statement
 
 
 def _insert_for(dialect: str):

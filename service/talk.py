@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from flask import Blueprint, current_app, flash, redirect, request, url_for
+from flask_babel import gettext
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -104,8 +105,8 @@ def post(secret: str):
             _seq, ids = post_message(session, game_id, seat, request.form.get("text", ""),
                                      svc.clock(), svc.settings.mail_domain, f"seat:{seat}")
     except (IllegalAction, store.Conflict) as error:
-        flash(f"Not sent: {error}", "error")
+        flash(gettext("Not sent: %(error)s", error=error), "error")
         return redirect(url_for("play.page", secret=secret), 303)
     svc.dispatch(ids)
-    flash("Sent to the table.", "ok")
+    flash(gettext("Sent to the table."), "ok")
     return redirect(url_for("play.page", secret=secret), 303)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from flask import Blueprint, flash, redirect, request, url_for
+from flask_babel import gettext
 from sqlalchemy.orm import Session
 
 from engine import IllegalAction
@@ -79,8 +80,8 @@ def switch(secret: str):
     except BadSecret:
         raise
     except (IllegalAction, store.Conflict) as error:
-        flash(f"Not done: {error}", "error")
+        flash(gettext("Not done: %(error)s", error=error), "error")
     else:
-        flash("Vacation is on: your clock is stopped." if turn_on
-              else "Welcome back: your clock runs again.", "ok")
+        flash(gettext("Vacation is on: your clock is stopped.") if turn_on
+              else gettext("Welcome back: your clock runs again."), "ok")
     return redirect(url_for("play.page", secret=secret), 303)

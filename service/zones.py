@@ -8,6 +8,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from flask import Blueprint, flash, redirect, request, url_for
+from flask_babel import gettext
 from sqlalchemy.orm import Session
 
 from engine import IllegalAction
@@ -63,7 +64,7 @@ def choose(secret: str):
             game_id, seat = resolve_seat(session, svc.settings.secret_key, secret)
             set_zone(session, game_id, seat, request.form.get("timezone"), svc.clock())
     except IllegalAction as error:
-        flash(f"Not done: {error}", "error")
+        flash(gettext("Not done: %(error)s", error=error), "error")
     else:
-        flash("Your time zone is saved: deadlines are shown in it.", "ok")
+        flash(gettext("Your time zone is saved: deadlines are shown in it."), "ok")
     return redirect(url_for("play.page", secret=secret), 303)

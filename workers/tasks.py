@@ -1,9 +1,11 @@
-"""Tasks: deliver one outbox row; sweep rows whose task was lost (crash, broker outage)."""
+"""Tasks: deliver the outbox rows of one dispatch; sweep rows whose task was lost (crash,
+broker outage)."""
 from __future__ import annotations
 
-from service import deadlines, digest
+from service import deadlines, delivery, digest
 from service.accounts import mailer as account_mail
 from service.delivery import due_ids
+from service.dispatch import batches
 from workers.celery_app import app, flask_app
 
 
@@ -13,12 +15,37 @@ def _services():
 
 @app.task(name="chasqui.deliver")
 def deliver(outbox_id: int) -> str:
+    """One row (and the due rows of its (game, seq) with it): the sweep's task, and tasks
+    queued before ``deliver_many`` existed."""
     with flask_app.app_context():
         return _services().deliver(outbox_id)
 
 
+@app.task(name="chasqui.deliver_many")
+def deliver_many(outbox_ids: list[int]) -> str:
+    """The rows of one dispatch (service/dispatch.py), in one transaction (issue 9)."""
+    with flask_app.app_context():
+        svc = _services()
+        statuses = delivery.deliver_many(svc.db, svc.settings, outbox_ids, svc.clock(),
+                                         svc.transport)
+    counts: dict[str, int] = {}
+    for status in statuses.values():
+        counts[status] = counts.get(status, 0) + 1
+    return ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+
+
+def _queue_batches(ids: list[int]) -> None:
+    for batch in batches(ids):
+        deliver_many.delay(batch)
+
+
 @app.task(name="chasqui.sweep_outbox")
 def sweep_outbox() -> int:
+    """Rows still pending after the grace: their task was lost (a broker outage, a killed
+    worker) or they wait out a backoff.  Each gets a task of its own, as before batching: this
+    is the path that recovers from a crash, and a row that kills its worker every time must
+    not hold back the rows listed after it (each task sends its own row first, then the due
+    rows of its (game, seq), so one event's mails still go out together)."""
     svc = _services()
     ids = due_ids(svc.db, svc.clock())
     for outbox_id in ids:
@@ -39,11 +66,11 @@ def deliver_account_mail(mail_id: int) -> str:
 
 @app.task(name="chasqui.sweep_deadlines")
 def sweep_deadlines() -> int:
-    """Reminders and timeouts that are due (SKIP LOCKED: several beats never double-fire)."""
+    """Reminders and timeouts that are due (SKIP LOCKED: several beats never double-fire);
+    their mails go in batches, as a move's do."""
     svc = _services()
     ids = deadlines.sweep(svc.db, svc.clock(), svc.settings.mail_domain)
-    for outbox_id in ids:
-        deliver.delay(outbox_id)
+    _queue_batches(ids)
     return len(ids)
 
 
@@ -53,6 +80,5 @@ def send_digests() -> int:
     (idempotent: the (address, day) row is written once)."""
     svc = _services()
     ids = digest.plan(svc.db, svc.clock(), svc.settings.mail_domain)
-    for outbox_id in ids:
-        deliver.delay(outbox_id)
+    _queue_batches(ids)
     return len(ids)

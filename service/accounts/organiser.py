@@ -4,6 +4,7 @@ CSRF-protected POST; bad input re-shows the form with a 4xx and changes nothing.
 from __future__ import annotations
 
 from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext
 from sqlalchemy import select
 
 from engine import GAMES, IllegalAction
@@ -139,7 +140,7 @@ def create():
     mailer.dispatch(svc, mail_ids)
     if outcome is not None:
         svc.dispatch(outcome.outbox_ids)
-    flash(f"{len(mail_ids)} invitation(s) sent. The game starts when every seat has accepted.", "ok")
+    flash(gettext("%(n)s invitation(s) sent. The game starts when every seat has accepted.", n=len(mail_ids)), "ok")
     return redirect(url_for("organiser.game", pending_id=pending_id), 303)
 
 
@@ -167,7 +168,7 @@ def replace(pending_id: str, invitation_id: int):
                                       request.form.get("name", ""), request.form.get("email", ""),
                                       svc.clock())
     mailer.dispatch(svc, [mail_id])
-    flash("Invitation sent to the new player; the old invitation link no longer works.", "ok")
+    flash(gettext("Invitation sent to the new player; the old invitation link no longer works."), "ok")
     return redirect(url_for("organiser.game", pending_id=pending_id), 303)
 
 
@@ -178,7 +179,7 @@ def cancel(pending_id: str):
     with svc.db.unit_of_work() as session:
         organiser = session.get(AccountRow, g.account.id)
         invitations.cancel(session, organiser, pending_id, svc.clock())
-    flash("The game was cancelled; open invitation links no longer work.", "ok")
+    flash(gettext("The game was cancelled; open invitation links no longer work."), "ok")
     return redirect(url_for("organiser.home"), 303)
 
 

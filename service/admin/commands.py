@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from engine import IllegalAction
 from engine.core import replay
-from service import store
+from service import snapshots, store
 from service.games import (Loaded, Outcome, StaleMove, _outbox, _queue_mail,
                            _wants_turn_mail, load, play_bots)
 from service.history import INFO_EVENTS, created, effective_moves, rebuild
@@ -120,18 +120,24 @@ def rollback(session: Session, game_id: str, to_seq, reason, actor: str, now: da
     return Outcome(loaded.seq, _mail(session, loaded, now, domain, None, all_kind="rollback"))
 
 
-def undoable_move(loaded: Loaded, seat: int) -> tuple[Event | None, str]:
+def undoable_move(loaded: Loaded, seat: int,
+                  session: Session | None = None) -> tuple[Event | None, str]:
     """The seat's own last move, if it may still take it back, else (None, why not).
 
     Allowed while the game is active, the move is the last one that counts, nobody but this
     seat did anything since (another seat acting, an admin event, a bot move all end it),
-    and the engine's ``epoch`` is what it was before the move (nobody learnt anything new)."""
+    and the engine's ``epoch`` is what it was before the move (nobody learnt anything new).
+
+    This runs on every GET of the play page, so it costs no second replay: the last move is
+    found in the events the load read (``_last_move``) and the epoch before it is the one the
+    load saw (``Loaded.before_last``); only when the load did not apply that move itself (it
+    is at or before the snapshot the load started from) is the state before it loaded, from
+    a snapshot too when ``session`` is given (``_epoch_before``)."""
     if loaded.row.status != "active" or loaded.game.outcome(loaded.state) is not None:
         return None, "the game is not running"
-    moves = effective_moves(loaded.events)
-    if not moves:
+    last = _last_move(loaded)
+    if last is None:
         return None, "you have made no move to take back"
-    last = moves[-1]
     me = f"seat:{seat}"
     if last.kind != "MoveMade" or last.payload.get("seat") != seat or last.actor != me:
         return None, "the last move is not yours"
@@ -140,12 +146,38 @@ def undoable_move(loaded: Loaded, seat: int) -> tuple[Event | None, str]:
             continue
         if later.actor != me or later.kind not in ("MoveMade", "Undone"):
             return None, "the game moved on since your move"
-    start = created([loaded.first])
-    before = replay(loaded.game, start["players"], start["seed"], start["options"],
-                    [(e.payload["seat"], e.payload["action"]) for e in moves[:-1]])
-    if before.get("epoch") != loaded.state.get("epoch"):
+    if _epoch_before(loaded, last, session) != loaded.state.get("epoch"):
         return None, "your move revealed something new; it cannot be taken back"
     return last, ""
+
+
+def _last_move(loaded: Loaded) -> Event | None:
+    """The last move that counts, from the events the load read when they show it (a load
+    from a snapshot read the events from the snapshot's seq on); else from every event."""
+    tail = loaded.events.tail
+    if tail[0].seq > 1:
+        moves = snapshots.moves_since(tail[1:], tail[0].seq)
+        if moves:
+            return moves[-1]
+    moves = effective_moves(loaded.events)
+    return moves[-1] if moves else None
+
+
+def _epoch_before(loaded: Loaded, last: Event, session: Session | None):
+    """The engine's epoch in the state just before ``last`` (the current last move).
+
+    That state is the effective history right after event ``last.seq - 1`` (a move's node
+    hangs off the head its seq found), so it is ``load(upto=last.seq - 1)``: a snapshot-started
+    load when there is a session.  Without one, the effective moves before it are replayed."""
+    if loaded.before_last is not None and loaded.before_last[0] == last.seq:
+        return loaded.before_last[1]
+    if session is not None:
+        return load(session, loaded.row.id, upto=last.seq - 1,
+                    seats=loaded.seats).state.get("epoch")
+    start = created([loaded.first])
+    moves = effective_moves(loaded.events)
+    return replay(loaded.game, start["players"], start["seed"], start["options"],
+                  [(e.payload["seat"], e.payload["action"]) for e in moves[:-1]]).get("epoch")
 
 
 def undo_move(session: Session, game_id: str, seat: int, seq_seen, now: datetime,
@@ -157,7 +189,7 @@ def undo_move(session: Session, game_id: str, seat: int, seq_seen, now: datetime
     if seq_seen != loaded.seq:
         raise StaleMove(f"the game moved on: you saw seq {seq_seen}, it is now at seq "
                         f"{loaded.seq}; reload to see the current state")
-    move, why = undoable_move(loaded, seat)
+    move, why = undoable_move(loaded, seat, session)
     if move is None:
         raise IllegalAction(f"nothing to take back: {why}")
     _append(session, loaded, "Undone", {"to_seq": move.seq - 1, "seat": seat,
@@ -338,7 +370,9 @@ def import_game(session: Session, data, now: datetime) -> str:
     return game_id
 
 
-def undo_label(loaded: Loaded, seat: int) -> str | None:
-    """For the play page: the label of the seat's own move it may still take back, if any."""
-    move, _ = undoable_move(loaded, seat)
+def undo_label(loaded: Loaded, seat: int, session: Session | None = None) -> str | None:
+    """For the play page: the label of the seat's own move it may still take back, if any.
+    ``session``: the page's open session, for the rare case ``undoable_move`` must load the
+    state before the move (without one it replays)."""
+    move, _ = undoable_move(loaded, seat, session)
     return (move.payload.get("label") or "your last move") if move is not None else None

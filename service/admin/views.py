@@ -13,7 +13,9 @@ from urllib.parse import urlparse
 
 from flask import (Blueprint, Response, abort, flash, g, redirect, render_template, request,
                    url_for)
+from flask_babel import gettext as _
 from sqlalchemy import func, select
+from werkzeug.exceptions import NotFound as HTTPNotFound
 
 from engine import GAMES, IllegalAction
 from service.admin import auth, commands
@@ -74,38 +76,43 @@ def site_admin_required(view):
 
 
 def _page_error(status: int, title: str, message: str):
+    """The error page; ``title`` and ``message`` are already in the page's language (the
+    template's ``tr`` leaves them as they are)."""
     return render_template("pages/error.html", title=title, message=message), status
 
 
 @bp.errorhandler(403)
 def _forbidden(_error):
-    return _page_error(403, "Not allowed", "You are not an admin of this game.")
+    return _page_error(403, _("Not allowed"), _("You are not an admin of this game."))
 
 
 @bp.errorhandler(404)
 def _missing(error):
-    return _page_error(404, "Not found", error.description)
+    message = error.description  # a view's own reason, in the page's language
+    if message == HTTPNotFound.description:  # Werkzeug's: an unknown address
+        message = _("There is no page at this address.")
+    return _page_error(404, _("Not found"), message)
 
 
 @bp.errorhandler(NotFound)
 def _no_game(error):
-    return _page_error(404, "No such game", str(error))
+    return _page_error(404, _("No such game"), str(error))
 
 
 @bp.errorhandler(IllegalAction)
-def _illegal(error):
-    return _page_error(400, "Not done", f"{error}. Nothing was changed.")
+def _illegal(error):  # the message (the engine's or a command's) stays English
+    return _page_error(400, _("Not done"), _("%(error)s. Nothing was changed.", error=error))
 
 
 @bp.errorhandler(Conflict)
 def _conflict(error):
-    return _page_error(409, "Not done", f"{error}. Nothing was changed.")
+    return _page_error(409, _("Not done"), _("%(error)s. Nothing was changed.", error=error))
 
 
 @bp.errorhandler(429)
 def _too_many(error):
-    return _page_error(429, "Too many attempts",
-                       f"Too many login attempts ({error.description}); wait a minute.")
+    return _page_error(429, _("Too many attempts"),
+                       _("Too many login attempts (%(limit)s); wait a minute.", limit=error.description))
 
 
 # --- login -------------------------------------------------------------------------------------
@@ -128,7 +135,7 @@ def login():
                                 request.form.get("password", ""))
     if row is None:
         return render_template("admin/login.html", next=request.form.get("next", ""),
-                               error="Wrong email or password."), 401
+                               error=_("Wrong email or password.")), 401
     auth.log_in(row)
     return redirect(_safe_next(request.form.get("next")), 303)
 
@@ -194,6 +201,7 @@ def game_page(game_id: str):
     to_act = loaded.game.to_act(loaded.state) if loaded.row.status == "active" else []
     return render_template("admin/game.html", loaded=loaded, entries=entries, report=report,
                            mail=mail, to_act=to_act, title=loaded.game.title,
+                           to_act_names=[loaded.seats[s].name for s in to_act],
                            outcome=loaded.game.outcome(loaded.state))
 
 
@@ -208,12 +216,12 @@ def time_travel(game_id: str, seq: int):
     with svc.db.reading() as session:
         head = load(session, game_id)
         if not 1 <= seq <= head.seq:
-            abort(404, f"seq must be from 1 to {head.seq}")
+            abort(404, _("seq must be from 1 to %(head)s", head=head.seq))
         if seat_arg != "":
             if not g.admin.may_see_seats:
                 abort(403)
             if not seat_arg.isdigit() or int(seat_arg) >= len(head.seats):
-                abort(404, f"no seat {seat_arg!r}")
+                abort(404, _("no seat %(seat)s", seat=repr(seat_arg)))
             seat = int(seat_arg)
         loaded = load(session, game_id, upto=seq)
     context = seat_context(svc.settings, loaded, seat)
@@ -240,11 +248,11 @@ def import_game():
     try:
         data = json.loads(raw or b"null")
     except ValueError:
-        raise IllegalAction("the file is not JSON") from None
+        raise IllegalAction(_("the file is not JSON")) from None
     svc = services()
     with svc.db.unit_of_work() as session:
         game_id = commands.import_game(session, data, svc.clock())
-    flash(f"Imported game {game_id}; its hash chain verifies.", "ok")
+    flash(_("Imported game %(game)s; its hash chain verifies.", game=game_id), "ok")
     return redirect(url_for("admin.game_page", game_id=game_id), 303)
 
 
@@ -257,7 +265,7 @@ def _form_int(name: str, required: bool = True) -> int | None:
     try:
         return int(value)
     except ValueError:
-        raise IllegalAction(f"{name} must be a whole number") from None
+        raise IllegalAction(_("%(field)s must be a whole number", field=name)) from None
 
 
 def _run(game_id: str, command, done: str, **kwargs):
@@ -274,7 +282,7 @@ def _run(game_id: str, command, done: str, **kwargs):
 @game_admin_required
 def rollback(game_id: str):
     to_seq = _form_int("to_seq")
-    return _run(game_id, commands.rollback, f"Rolled back to seq {to_seq}; every player was mailed.",
+    return _run(game_id, commands.rollback, _("Rolled back to seq %(seq)s; every player was mailed.", seq=to_seq),
                 to_seq=to_seq, reason=request.form.get("reason", ""), actor=g.admin.actor,
                 expected_seq=_form_int("seq", required=False))
 
@@ -282,28 +290,29 @@ def rollback(game_id: str):
 @bp.post("/games/<game_id>/pause")
 @game_admin_required
 def pause(game_id: str):
-    return _run(game_id, commands.pause, "Paused.", reason=request.form.get("reason", ""),
+    return _run(game_id, commands.pause, _("Paused."), reason=request.form.get("reason", ""),
                 actor=g.admin.actor, expected_seq=_form_int("seq", required=False))
 
 
 @bp.post("/games/<game_id>/resume")
 @game_admin_required
 def resume(game_id: str):
-    return _run(game_id, commands.resume, "Resumed.", actor=g.admin.actor,
+    return _run(game_id, commands.resume, _("Resumed."), actor=g.admin.actor,
                 expected_seq=_form_int("seq", required=False))
 
 
 @bp.post("/games/<game_id>/abandon")
 @game_admin_required
 def abandon(game_id: str):
-    return _run(game_id, commands.abandon, "Abandoned.", reason=request.form.get("reason", ""),
+    return _run(game_id, commands.abandon, _("Abandoned."), reason=request.form.get("reason", ""),
                 actor=g.admin.actor, expected_seq=_form_int("seq", required=False))
 
 
 @bp.post("/games/<game_id>/seats/<int:seat>/replace")
 @game_admin_required
 def replace_seat(game_id: str, seat: int):
-    return _run(game_id, commands.replace_seat, f"Seat {seat} has a new player; the old links are revoked.",
+    return _run(game_id, commands.replace_seat,
+                _("Seat %(seat)s has a new player; the old links are revoked.", seat=seat),
                 seat=seat, name=request.form.get("name", ""), email=request.form.get("email", ""),
                 actor=g.admin.actor, expected_seq=_form_int("seq", required=False))
 
@@ -311,5 +320,5 @@ def replace_seat(game_id: str, seat: int):
 @bp.post("/games/<game_id>/seats/<int:seat>/bot")
 @game_admin_required
 def bot_seat(game_id: str, seat: int):
-    return _run(game_id, commands.bot_seat, f"Seat {seat} is now played by a bot.", seat=seat,
+    return _run(game_id, commands.bot_seat, _("Seat %(seat)s is now played by a bot.", seat=seat), seat=seat,
                 actor=g.admin.actor, expected_seq=_form_int("seq", required=False))

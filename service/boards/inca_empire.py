@@ -6,6 +6,10 @@ tokens, temple and storage huts, and the roads between locations in their builde
 their cost.  ``mail_html(view)`` is the same grid as an inline-styled HTML table.  Card faces
 (names, text, goals) come from the engine's public card tables, looked up by the ids the view
 gives; the view alone decides which ids a seat may see.
+
+Every word shown is in the page's or mail's language (issue 7): the board's own texts through
+``_``; the engine's terms (card names, regions, goods, card texts) and phrases through ``tr``,
+from the ``inca_empire`` catalog (translations/inca_empire.cfg).
 """
 from __future__ import annotations
 
@@ -13,27 +17,34 @@ from html import escape
 
 from markupsafe import Markup
 
+from engine.text import N_, render
 from service.boards import _, seat_colour
 
 REGIONS = ("coastal", "plateau", "mountain", "Machu Picchu")
+COLUMN_TITLES = (N_("Coastal"), N_("Plateau"), N_("Mountain"), N_("Machu Picchu"))
 REGION_FILL = {"coastal": "#dcecf5", "plateau": "#f3ead2", "mountain": "#e3e0ec",
                "wild": "#e4efdc"}
 REGION_BAND = ("#eef5fa", "#faf5e8", "#f1eff6", "#f5f0e2")
 GOOD_ICON = {"fish": "🐟", "corn": "🌽", "potatoes": "🥔"}
-TYPE_TEXT = {"city": "city", "colca": "Colca", "start": "start city", "cusco": "capital",
-             "trade": "Trade Agreement", "workforce": "Extra Workforce"}
+TYPE_TEXT = {"city": N_("city"), "colca": N_("Colca"), "start": N_("start city"),
+             "cusco": N_("capital"), "trade": N_("Trade Agreement"),
+             "workforce": N_("Extra Workforce")}
+# What a step of a card action is called while it is open (view "pending.step").
+STEP_TEXT = {"place": N_("placing a card"), "terrace": N_("a Terrace's action"),
+             "restrict": N_("placing a Route Restriction"), "stock": N_("stocking storage huts"),
+             "temple": N_("building a temple")}
 ACTION_GROUPS = (
-    ("show", "Show cards for the draft", "Chosen face down; everyone reveals together."),
-    ("take", "Take a card from the draft", ""),
-    ("build", "Build a city or Colca", ""),
-    ("road", "Build a road", ""),
-    ("temple", "Build a temple", ""),
-    ("stock", "Stock a storage hut", ""),
-    ("place", "Place", ""),
-    ("restrict", "Route restriction", ""),
-    ("workforce", "Play Extra Workforce", ""),
-    ("trade", "Make a Trade Agreement", ""),
-    ("terrace", "Build a Terrace (face down)", ""),
+    ("show", N_("Show cards for the draft"), N_("Chosen face down; everyone reveals together.")),
+    ("take", N_("Take a card from the draft"), ""),
+    ("build", N_("Build a city or Colca"), ""),
+    ("road", N_("Build a road"), ""),
+    ("temple", N_("Build a temple"), ""),
+    ("stock", N_("Stock a storage hut"), ""),
+    ("place", N_("Place"), ""),
+    ("restrict", N_("Route restriction"), ""),
+    ("workforce", N_("Play Extra Workforce"), ""),
+    ("trade", N_("Make a Trade Agreement"), ""),
+    ("terrace", N_("Build a Terrace (face down)"), ""),
 )
 FINISH = {"pass", "skip", "done", "nothing"}
 CW, CH, GAP, TOP = 136, 98, 24, 26
@@ -42,6 +53,27 @@ INK, MUTED = "#1d1b16", "#5d574b"
 
 def _e(value) -> str:
     return escape(str(value), quote=True)
+
+
+def tr(text) -> str:
+    """An engine term or phrase (a card name, a region, a good, a card's text, a log line) in
+    the page's or mail's language; outside an app context, English."""
+    from flask import has_app_context
+
+    if not text:
+        return "" if text is None else str(text)
+    if has_app_context():
+        from flask_babel import get_translations
+
+        from service.i18n import said, shown
+
+        return said(shown(text), get_translations().gettext)
+    return render(text)
+
+
+def card_name(card_id: str) -> str:
+    """A card's name in the reader's language (ids are never translated)."""
+    return tr(card(card_id).get("name") or card_id)
 
 
 def card(card_id: str) -> dict:
@@ -62,24 +94,35 @@ def card(card_id: str) -> dict:
 
 
 def card_text(card_id: str) -> str:
-    """One line saying what a card in a hand is and does."""
+    """One line saying what a card in a hand is and does, in the reader's language."""
     c = card(card_id)
     kind = c.get("type")
+    region = tr(c.get("region", ""))
     if kind in ("city", "start"):
-        bits = [f"{c.get('region', '')} city", f"fame {c.get('fame', 0)}"]
         if c.get("temple"):
-            bits.append(f"temple {c['temple']}")
-        return ", ".join(bits)
+            return _("%(region)s city, fame %(fame)s, temple %(temple)s", region=region,
+                     fame=c.get("fame", 0), temple=c["temple"])
+        return _("%(region)s city, fame %(fame)s", region=region, fame=c.get("fame", 0))
     if kind == "colca":
         huts = " ".join(GOOD_ICON.get(g, g) for g in c.get("huts", ()))
-        return f"{c.get('region', '')} Colca, fame {c.get('fame', 0)}, huts {huts}"
+        return _("%(region)s Colca, fame %(fame)s, huts %(huts)s", region=region,
+                 fame=c.get("fame", 0), huts=huts)
     if kind == "trade":
-        return (c.get("effect") or {}).get("text", "Trade Agreement")
+        return tr((c.get("effect") or {}).get("text") or N_("Trade Agreement"))
     if kind == "workforce":
-        return (c.get("action") or {}).get("text", "Extra Workforce")
+        return tr((c.get("action") or {}).get("text") or N_("Extra Workforce"))
     if "text" in c:
-        return f"{c['text']} ({c.get('points', 0)} points)"
+        return _("%(goal)s (%(n)s points)", goal=tr(c["text"]), n=c.get("points", 0))
     return str(kind)
+
+
+def goal_text(goal_id: str) -> str:
+    """A Goal card's condition in the reader's language."""
+    return tr(card(goal_id).get("text") or goal_id)
+
+
+def type_text(kind) -> str:
+    return tr(TYPE_TEXT.get(kind, kind or ""))
 
 
 def temple_owner(temple):
@@ -92,8 +135,8 @@ def temple_owner(temple):
 def player_name(view: dict, seat) -> str:
     for p in view.get("players") or []:
         if p.get("seat") == seat:
-            return p.get("name", f"Seat {seat}")
-    return f"Seat {seat}"
+            return p.get("name", _("Seat %(n)s", n=seat))
+    return _("Seat %(n)s", n=seat)
 
 
 def _bounds(view: dict):
@@ -124,37 +167,48 @@ def _card_svg(view: dict, t: dict, top_row: int) -> str:
     owner = t.get("owner")
     stroke = seat_colour(owner)["fill"] if owner is not None else "#8d7a4f"
     width = 3.5 if owner is not None else 1.5
-    kind = TYPE_TEXT.get(t.get("type"), t.get("type", ""))
-    details = [f"{t['name']} ({kind}, {t.get('region')})"]
+    kind = type_text(t.get("type"))
+    name = tr(t["name"])
+    details = [_("%(name)s (%(kind)s, %(region)s)", name=name, kind=kind,
+                 region=tr(t.get("region")))]
     if owner is not None:
-        details.append(f"claimed by {player_name(view, owner)} with {t.get('fame_tokens', 0)} "
-                       f"Fame token(s)")
+        details.append(_("claimed by %(name)s with %(n)s Fame token(s)",
+                         name=player_name(view, owner), n=t.get("fame_tokens", 0)))
     if t.get("temple_cost"):
         built = temple_owner(t.get("temple"))
-        details.append("temple built by " + player_name(view, built)
-                       if built is not None else f"temple site ({t['temple_cost']} tokens)")
+        details.append(_("temple built by %(name)s", name=player_name(view, built))
+                       if built is not None else
+                       _("temple site (%(n)s tokens)", n=t["temple_cost"]))
     if t.get("restricted"):
-        details.append("route restricted")
+        details.append(_("route restricted"))
     out = [f'<g class="ie-card" data-card="{_e(t["card"])}"><title>{_e("; ".join(details))}</title>',
            f'<rect x="{x:.1f}" y="{y:.1f}" width="{w}" height="{h}" rx="8" fill="{fill}" '
            f'stroke="{stroke}" stroke-width="{width}"/>',
            f'<text x="{cx:.1f}" y="{y + 15:.1f}" text-anchor="middle" font-size="11.5" '
-           f'font-weight="700" fill="{INK}">{_e(t["name"][:18])}</text>',
+           f'font-weight="700" fill="{INK}">{_e(name[:18])}</text>',
            f'<text x="{cx:.1f}" y="{y + 28:.1f}" text-anchor="middle" font-size="9.5" '
            f'fill="{MUTED}">{_e(kind)}{" ⛔" if t.get("restricted") else ""}</text>']
     if owner is not None:
         out.append(_token(x + 12, y + h - 12, owner, str(t.get("fame_tokens", 0)),
-                          f"{player_name(view, owner)}: {t.get('fame_tokens', 0)} Fame token(s)"))
+                          _("%(name)s: %(n)s Fame token(s)", name=player_name(view, owner),
+                            n=t.get("fame_tokens", 0))))
     if t.get("temple_cost"):
         built = temple_owner(t.get("temple"))
         tf = seat_colour(built)["fill"] if built is not None else "#ffffff"
-        out.append(f'<g><title>{_e(details[-1] if not t.get("restricted") else "temple")}</title>'
+        title = details[-1] if not t.get("restricted") else _("temple")
+        out.append(f'<g><title>{_e(title)}</title>'
                    f'<polygon points="{x + w - 22:.1f},{y + h - 4:.1f} {x + w - 4:.1f},{y + h - 4:.1f} '
                    f'{x + w - 13:.1f},{y + h - 20:.1f}" fill="{tf}" stroke="{INK}" '
                    f'stroke-width="1"/></g>')
     for i, hut in enumerate(t.get("huts") or []):
         hx = x + 30 + i * 22
-        out.append(f'<g><title>{_e(_("storage hut: %(good)s, stocked by %(names)s", good=hut.get("good"), names=", ".join(player_name(view, s) for s in hut.get("tokens", []))) if hut.get("tokens") else _("storage hut: %(good)s, empty", good=hut.get("good")))}'
+        # (Texts for the catalog stay outside f-strings: pybabel does not look inside them.)
+        if hut.get("tokens"):
+            title = _("storage hut: %(good)s, stocked by %(names)s", good=tr(hut.get("good")),
+                      names=", ".join(player_name(view, s) for s in hut["tokens"]))
+        else:
+            title = _("storage hut: %(good)s, empty", good=tr(hut.get("good")))
+        out.append(f'<g><title>{_e(title)}'
                    f'</title><rect x="{hx:.1f}" y="{y + h - 24:.1f}" width="19" height="19" rx="3" '
                    f'fill="#ffffff" stroke="#8d7a4f"/>'
                    f'<text x="{hx + 9.5:.1f}" y="{y + h - 10:.1f}" text-anchor="middle" '
@@ -194,21 +248,25 @@ def svg(view: dict) -> Markup:
     cols = last_col + 1
     width = cols * CW
     height = TOP + (bottom_row - top_row + 1) * CH
-    names = ", ".join(f"{t['name']} ({t['column']},{t['row']})" for t in view.get("table") or [])
+    names = ", ".join(f"{tr(t['name'])} ({t['column']},{t['row']})" for t in view.get("table") or [])
+    title = _("The table: %(locations)s locations around Cusco, %(roads)s roads",
+              locations=len(view.get("table") or []), roads=len(view.get("roads") or []))
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="ie-board" viewBox="0 0 {width} {height}" '
            f'role="img" aria-labelledby="ie-svg-title ie-svg-desc" '
            f'font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif">',
-           f'<title id="ie-svg-title">{_e(_("The table: %(locations)s locations around Cusco, %(roads)s roads", locations=len(view.get("table") or []), roads=len(view.get("roads") or [])))}</title>',
+           f'<title id="ie-svg-title">{_e(title)}</title>',
            f'<desc id="ie-svg-desc">{_e(names)}</desc>']
     for c in range(cols):
         out.append(f'<rect x="{c * CW}" y="0" width="{CW}" height="{height}" '
                    f'fill="{REGION_BAND[min(c, 3)]}"/>'
                    f'<text x="{c * CW + CW / 2}" y="17" text-anchor="middle" font-size="11" '
-                   f'font-weight="700" fill="{MUTED}">{_e(REGIONS[min(c, 3)].capitalize() if c < 3 else REGIONS[3])}</text>')
+                   f'font-weight="700" fill="{MUTED}">{_e(tr(COLUMN_TITLES[min(c, 3)]))}</text>')
     placed = _road_lines(view, top_row)
     for road, (x1, y1, x2, y2) in placed:
         c = seat_colour(road.get("owner"))
-        out.append(f'<g><title>{_e(_("road of %(name)s, %(n)s token(s)", name=player_name(view, road.get("owner")), n=road.get("cost")))}</title>'
+        title = _("road of %(name)s, %(n)s token(s)", name=player_name(view, road.get("owner")),
+                  n=road.get("cost"))
+        out.append(f'<g><title>{_e(title)}</title>'
                    f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
                    f'stroke="{c["fill"]}" stroke-width="6" stroke-linecap="round"/></g>')
     for t in view.get("table") or []:
@@ -225,8 +283,9 @@ def svg(view: dict) -> Markup:
         mx, my = px, py
         taken.append((mx, my))
         out.append(_token(mx, my, road.get("owner"), str(road.get("cost", "")),
-                          f"road of {player_name(view, road.get('owner'))}: "
-                          f"{road.get('cost')} token(s)", r=7.5))
+                          _("road of %(name)s, %(n)s token(s)",
+                            name=player_name(view, road.get("owner")), n=road.get("cost")),
+                          r=7.5))
     out.append("</svg>")
     return Markup("".join(out))
 
@@ -242,9 +301,9 @@ def group_actions(view: dict, actions: list) -> list[dict]:
     finish = [a for a in actions if id(a) not in taken and a.action.get("type") in FINISH]
     other = [a for a in actions if id(a) not in taken and a.action.get("type") not in FINISH]
     if other:
-        groups.append({"key": "other", "title": "Other choices", "hint": "", "links": other})
+        groups.append({"key": "other", "title": N_("Other choices"), "hint": "", "links": other})
     if finish:
-        groups.append({"key": "finish", "title": "Or finish", "hint": "", "links": finish})
+        groups.append({"key": "finish", "title": N_("Or finish"), "hint": "", "links": finish})
     return groups
 
 
@@ -253,7 +312,7 @@ def mail_html(view: dict) -> Markup:
     top_row, bottom_row, last_col = _bounds(view)
     at = {(t["column"], t["row"]): t for t in view.get("table") or []}
     head = "".join(f'<th style="padding:3px;font-size:12px;color:{MUTED};background:'
-                   f'{REGION_BAND[min(c, 3)]};">{_e(REGIONS[min(c, 3)])}</th>'
+                   f'{REGION_BAND[min(c, 3)]};">{_e(tr(REGIONS[min(c, 3)]))}</th>'
                    for c in range(last_col + 1))
     rows = []
     for r in range(top_row, bottom_row + 1):
@@ -265,9 +324,9 @@ def mail_html(view: dict) -> Markup:
                 continue
             owner = t.get("owner")
             border = seat_colour(owner)["fill"] if owner is not None else "#8d7a4f"
-            bits = [f'<strong>{_e(t["name"])}</strong>',
+            bits = [f'<strong>{_e(tr(t["name"]))}</strong>',
                     f'<span style="color:{MUTED};font-size:11px;">'
-                    f'{_e(TYPE_TEXT.get(t.get("type"), t.get("type")))}</span>']
+                    f'{_e(type_text(t.get("type")))}</span>']
             if owner is not None:
                 cc = seat_colour(owner)
                 bits.append(f'<span style="display:inline-block;padding:0 5px;border-radius:9px;'
@@ -275,28 +334,30 @@ def mail_html(view: dict) -> Markup:
                             f'{_e(player_name(view, owner))} ★{t.get("fame_tokens", 0)}</span>')
             if t.get("temple_cost"):
                 built = temple_owner(t.get("temple"))
-                bits.append("temple: " + (_e(player_name(view, built))
-                                          if built is not None else f"open ({t['temple_cost']})"))
+                bits.append(_e(_("temple: %(name)s", name=player_name(view, built))
+                               if built is not None else
+                               _("temple: open (%(n)s)", n=t["temple_cost"])))
             if t.get("huts"):
                 bits.append(" ".join(
                     GOOD_ICON.get(h.get("good"), "?")
                     + ("(" + ",".join(_e(player_name(view, s)[:1]) for s in h["tokens"]) + ")"
                        if h.get("tokens") else "") for h in t["huts"]))
             if t.get("restricted"):
-                bits.append("⛔ restricted")
+                bits.append("⛔ " + _e(_("restricted")))
             cells.append(f'<td style="padding:4px;border:3px solid {border};border-radius:6px;'
                          f'background:{REGION_FILL.get(t.get("region"), "#ffffff")};color:{INK};'
                          f'font-size:12px;vertical-align:top;width:33%;">{"<br>".join(bits)}</td>')
         rows.append("<tr>" + "".join(cells) + "</tr>")
     grid = (f'<table role="presentation" cellpadding="0" cellspacing="4" style="border-collapse:'
             f'separate;width:100%;margin:0 0 8px 0;"><tr>{head}</tr>{"".join(rows)}</table>')
-    names = {(t["column"], t["row"]): t["name"] for t in view.get("table") or []}
+    names = {(t["column"], t["row"]): tr(t["name"]) for t in view.get("table") or []}
     roads = "".join(
         f'<li>{_e(names.get(tuple(r["a"]), r["a"]))} – {_e(names.get(tuple(r["b"]), r["b"]))}: '
         f'{_e(player_name(view, r.get("owner")))}, {_e(_("%(n)s token(s)", n=r.get("cost")))}</li>'
         for r in view.get("roads") or [])
     if roads:
-        grid += (f'<p style="margin:4px 0;color:{INK};"><strong>{_e(_("Roads"))}</strong></p>'
+        heading = _("Roads")
+        grid += (f'<p style="margin:4px 0;color:{INK};"><strong>{_e(heading)}</strong></p>'
                  f'<ul style="margin:0 0 8px 0;padding-left:18px;color:{INK};font-size:13px;">'
                  f'{roads}</ul>')
     return Markup(grid)

@@ -14,19 +14,31 @@ from html import escape
 from markupsafe import Markup
 
 from engine.games.machu_picchu import data
+from engine.text import N_
 from service.boards import _, int_keys, seat_colour
 
 GOODS = ("corn", "llama", "coca", "pottery", "cloth")
 GOOD_ICON = {"corn": "🌽", "llama": "🦙", "coca": "🌿", "pottery": "🏺", "cloth": "🧶"}
-PRIEST_NAME = {"condor": "Priest of the Condor", "puma": "Priest of the Puma",
-               "sun": "Virgin of the Sun"}
+PRIEST_NAME = {kind: p["name"] for kind, p in data.PRIESTS.items()}
 PRIEST_ICON = {"condor": "🦅", "puma": "🐆", "sun": "☀️"}
 ICON = {**GOOD_ICON, **PRIEST_ICON}
-MOON_TILE_TEXT = {"corn3": "3 corn", "steps2": "2 trail steps", "steps3": "3 trail steps",
-                  "llama": "1 llama for 1 corn", "coca": "1 coca for 1 corn",
-                  "pottery": "1 pottery for 1 corn", "cloth": "1 cloth for 1 corn"}
-PHASE_TEXT = {"free_inca": "placing the free Incas", "move": "moving a Prince",
-              "over": "game over", "idle": "between turns"}
+# Fixed texts (catalog msgids, domain machu_picchu): templates show them with ``| tr``.
+MOON_TILE_TEXT = {"corn3": N_("3 corn"), "steps2": N_("2 trail steps"),
+                  "steps3": N_("3 trail steps"), "llama": N_("1 llama for 1 corn"),
+                  "coca": N_("1 coca for 1 corn"), "pottery": N_("1 pottery for 1 corn"),
+                  "cloth": N_("1 cloth for 1 corn")}
+PHASE_TEXT = {  # view["phase"]: the front frame of the engine's queue (rules.py)
+    "free_inca": N_("placing the free Incas"), "move": N_("moving a Prince"),
+    "place": N_("placing Incas"), "house": N_("taking a Priest or Virgin"),
+    "plaza": N_("trading at the Central Plaza"), "clock": N_("sending an Inca to the Sun Clock"),
+    "clock_goods": N_("taking goods for a Sun Clock Inca"), "produce": N_("production"),
+    "sacrifice": N_("sacrifices"), "summit": N_("returning cards at the summit"),
+    "moon_night": N_("night"), "end_turn": N_("between turns"), "night_end": N_("night"),
+    "over": N_("game over"), "idle": N_("between turns"),
+}
+REASON_TEXT = {"rescue_priests": N_("every Priest and Virgin is taken: Machu Picchu is saved"),
+               "rescue_deck": N_("the Sacrifice Cards ran out: Machu Picchu is saved"),
+               "conquest": N_("the Spanish conquest")}
 
 # Where each district sits in the city picture: (column 0-3, row 0-5) of a grid.  Chosen by a
 # small search so that no path runs under another district's box and few paths cross.
@@ -56,8 +68,8 @@ TEMPLES = ("sun_temple", "puma_temple", "condor_temple", "main_temple")
 PRODUCTION = {"corn_terraces": "corn", "llama_meadow": "llama", "coca_plantation": "coca",
               "potters_quarter": "pottery", "weavers_quarter": "cloth"}
 ICON_DISTRICT = {good: district for district, good in PRODUCTION.items()}
-TRAIL_MARKS = {7: ("🌽", "granary: 3 corn"), 13: ("🦙", "llama stable: 1 llama"),
-               20: ("⛰️", "summit: draw sacrifice cards")}
+TRAIL_MARKS = {7: ("🌽", N_("granary: 3 corn")), 13: ("🦙", N_("llama stable: 1 llama")),
+               20: ("⛰️", N_("summit: draw sacrifice cards"))}
 SUMMIT = 20
 TRAIL_TOP = CITY_H + 28
 INK, MUTED, PATH = "#1d1b16", "#5d574b", "#a89467"
@@ -70,8 +82,14 @@ def _e(value) -> str:
 
 
 def district_name(view: dict, district: str) -> str:
+    """The district's name in the page's or mail's language (the view holds the English)."""
     entry = (view.get("districts") or {}).get(district) or {}
-    return entry.get("name") or district.replace("_", " ").title()
+    return _(entry.get("name") or district.replace("_", " ").title())
+
+
+def icons_text(icons, between: str = " + ") -> str:
+    """A Sacrifice Card's icons by name ("cloth + condor"), in the current language."""
+    return between.join(_(data.ICON_NAMES.get(i, i)) for i in icons)
 
 
 def player_name(view: dict, seat) -> str:
@@ -100,7 +118,8 @@ def edges(view: dict) -> list[tuple[str, str]]:
 
 
 def goods_text(goods: dict) -> str:
-    return ", ".join(f"{n} {g}" for g, n in goods.items() if n) or "nothing"
+    return _(", ").join(_("%(n)s %(good)s", n=n, good=_(g)) for g, n in goods.items() if n) \
+        or _("nothing")
 
 
 
@@ -135,7 +154,11 @@ def score_estimate(view: dict) -> dict | None:
 # ------------------------------------------------------------------ the SVG
 
 def wrap(name: str, width: int = 10) -> list[str]:
-    """District names on at most two lines of a box."""
+    """District names on at most two lines of a box.  A Chinese or Japanese name has no
+    spaces: a long one is cut in the middle (its characters are twice as wide)."""
+    if " " not in name and not name.isascii() and len(name) > width // 2 + 1:
+        half = (len(name) + 1) // 2
+        return [name[:half], name[half:]]
     words, lines = name.split(), [""]
     for word in words:
         if lines[-1] and len(lines[-1]) + 1 + len(word) > width and len(lines) < 2:
@@ -159,7 +182,8 @@ def _prince(x: float, y: float, seat: int, name: str, district: str) -> str:
     pts = f"{x - 7:.1f},{y + 5:.1f} {x - 7:.1f},{y - 5:.1f} {x - 3.5:.1f},{y - 1:.1f} " \
           f"{x:.1f},{y - 7:.1f} {x + 3.5:.1f},{y - 1:.1f} {x + 7:.1f},{y - 5:.1f} " \
           f"{x + 7:.1f},{y + 5:.1f}"
-    return (f'<g><title>{_e(_("%(name)s’s Prince is here (%(district)s)", name=name, district=district))}</title>'
+    title = _("%(name)s’s Prince is here (%(district)s)", name=name, district=district)
+    return (f'<g><title>{_e(title)}</title>'
             f'<polygon points="{pts}" fill="{c["fill"]}" stroke="{INK}" stroke-width="1.2"/></g>')
 
 
@@ -167,7 +191,7 @@ def _district(view: dict, district: str, entry: dict, mine: dict | None) -> str:
     cx, cy = POSITIONS[district]
     x, y = cx - BOX_W / 2, cy - BOX_H / 2
     icon, fill = KIND.get(district, ("", "#ffffff"))
-    name = entry.get("name") or district_name(view, district)
+    name = district_name(view, district)
     incas = int_keys(entry.get("incas"))
     princes = [p for p in view.get("players", []) if p.get("prince") == district]
     here = mine.get("prince") if mine else None
@@ -180,19 +204,19 @@ def _district(view: dict, district: str, entry: dict, mine: dict | None) -> str:
         fill = "#e4ded0"
     details = [name]
     if incas:
-        details.append("Incas: " + ", ".join(
-            f"{player_name(view, s)} {n}" for s, n in sorted(incas.items())))
+        details.append(_("Incas: %(who)s", who=_(", ").join(
+            f"{player_name(view, s)} {n}" for s, n in sorted(incas.items()))))
     bonus = entry.get("bonus") or 0
     if district in TEMPLES and bonus:
-        details.append(f"{bonus} temple stone{'s' if bonus != 1 else ''}")
+        details.append(_("%(n)s temple stones", n=bonus) if bonus != 1 else _("1 temple stone"))
     elif entry.get("bonus_goods") and bonus:
-        details.append("bonus: " + goods_text(entry["bonus_goods"]))
+        details.append(_("bonus: %(goods)s", goods=goods_text(entry["bonus_goods"])))
     if princes:
-        details.append("Princes: " + ", ".join(p["name"] for p in princes))
+        details.append(_("Princes: %(names)s", names=_(", ").join(p["name"] for p in princes)))
     if entry.get("used_today"):
-        details.append("used today")
+        details.append(_("used today"))
     if here == district:
-        details.append("your Prince is here")
+        details.append(_("your Prince is here"))
     out = [f'<g class="mp-district" id="mp-{_e(district)}" data-district="{_e(district)}">',
            f'<title>{_e("; ".join(details))}</title>',
            f'<rect x="{x:.1f}" y="{y:.1f}" width="{BOX_W}" height="{BOX_H}" rx="9" '
@@ -212,10 +236,11 @@ def _district(view: dict, district: str, entry: dict, mine: dict | None) -> str:
     # Bonus goods / temple stones, bottom left.
     if bonus:
         if district in TEMPLES:
+            stone = _("temple stone")
             for i in range(int(bonus)):
                 out.append(f'<rect x="{x + 7 + i * 13:.1f}" y="{y + BOX_H - 15:.1f}" width="10" '
                            f'height="10" rx="1.5" fill="#6b6b6b" stroke="{INK}" stroke-width=".8">'
-                           f'<title>{_e(_("temple stone"))}</title></rect>')
+                           f'<title>{_e(stone)}</title></rect>')
         elif entry.get("bonus_goods"):
             label = " ".join(f"+{k}{GOOD_ICON.get(g, g)}" for g, k in entry["bonus_goods"].items())
             out.append(f'<text x="{x + 6:.1f}" y="{y + BOX_H - 6:.1f}" font-size="10.5" '
@@ -231,10 +256,12 @@ def _trail(view: dict) -> str:
     cell = 19
     x0 = (CITY_W - (SUMMIT + 1) * cell) / 2
     top = TRAIL_TOP
+    # (texts outside the f-strings: pybabel does not look inside them)
+    heading, marks = _("Incatrail"), _("7: 3 corn · 13: 1 llama · 20: summit")
     out = [f'<text x="{x0:.1f}" y="{top - 8}" font-size="12" font-weight="700" fill="{INK}">'
-           f'{_e(_("Incatrail"))}</text>',
+           f'{_e(heading)}</text>',
            f'<text x="{CITY_W - x0:.1f}" y="{top - 8}" font-size="10.5" text-anchor="end" '
-           f'fill="{MUTED}">{_e(_("7: 3 corn · 13: 1 llama · 20: summit"))}</text>']
+           f'fill="{MUTED}">{_e(marks)}</text>']
     for field in range(SUMMIT + 1):
         fx = x0 + field * cell
         fill = "#ffffff" if field < 7 else "#f7ecd0" if field < 13 else "#efd9a6" if field < 20 \
@@ -244,10 +271,10 @@ def _trail(view: dict) -> str:
         mark = TRAIL_MARKS.get(field)
         label = mark[0] if mark else str(field)
         size = 11 if mark else 9
+        title = ("<title>" + _e(_("field %(n)s: %(what)s", n=field, what=_(mark[1]))) + "</title>"
+                 if mark else "")
         out.append(f'<text x="{fx + cell / 2:.1f}" y="{top + 15}" text-anchor="middle" '
-                   f'font-size="{size}" fill="{INK}">'
-                   f'{"<title>" + _e(_("field %(n)s: %(what)s", n=field, what=_(mark[1]))) + "</title>" if mark else ""}'
-                   f'{_e(label)}</text>')
+                   f'font-size="{size}" fill="{INK}">{title}{_e(label)}</text>')
     stacks: dict[int, int] = {}
     for p in view.get("players", []):
         field = max(0, min(SUMMIT, int(p.get("scout") or 0)))
@@ -266,13 +293,15 @@ def _scout_depth(view: dict) -> int:
 
 def _days(view: dict, top: float) -> str:
     day, last = int(view.get("day") or 0), int(view.get("last_day") or 9)
+    heading = _("Day %(day)s of %(days)s", day=day, days=last)
     out = [f'<text x="10" y="{top + 16}" font-size="12" font-weight="700" fill="{INK}">'
-           f'{_e(_("Day %(day)s of %(days)s", day=day, days=last))}</text>']
+           f'{_e(heading)}</text>']
     for d in range(1, last + 1):
         x = 110 + (d - 1) * 33
         done, now = d < day, d == day
         fill = "#1a56db" if now else "#c9bd9f" if done else "#ffffff"
-        out.append(f'<g><title>{_e(_("day %(n)s (today)", n=d) if now else _("day %(n)s", n=d))}</title>'
+        title = _("day %(n)s (today)", n=d) if now else _("day %(n)s", n=d)
+        out.append(f'<g><title>{_e(title)}</title>'
                    f'<circle cx="{x}" cy="{top + 12}" r="11" fill="{fill}" stroke="#8d7a4f"/>'
                    f'<text x="{x}" y="{top + 16}" text-anchor="middle" font-size="11" '
                    f'fill="{"#ffffff" if now else INK}">{d}</text></g>')
@@ -287,9 +316,9 @@ def svg(view: dict) -> Markup:
     height = day_top + 32
     title = _("Machu Picchu, day %(day)s of %(days)s", day=view.get("day"), days=view.get("last_day"))
     desc = "; ".join(
-        f"{d.get('name', k)}: " + (", ".join(f"{player_name(view, s)} {n}"
-                                             for s, n in sorted(int_keys(d.get('incas')).items()))
-                                   or _("no Incas"))
+        f"{district_name(view, k)}: " + (_(", ").join(
+            f"{player_name(view, s)} {n}" for s, n in sorted(int_keys(d.get('incas')).items()))
+            or _("no Incas"))
         for k, d in districts.items())
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="mp-board" viewBox="0 0 {CITY_W} {height:.0f}" '
            f'role="img" aria-labelledby="mp-svg-title mp-svg-desc" '
@@ -321,15 +350,17 @@ def group_actions(view: dict, actions: list) -> list[dict]:
         if here else set()
     where = district_name(view, here) if here else None
     order = ["free", "place_prince", "neighbour", "llama", "stay", "summit", "district", "other"]
-    titles = {
-        "free": ("Place your free Inca", "Setup: one Inca on a production district."),
-        "place_prince": ("Place your Prince", "Start anywhere in the city."),
-        "neighbour": ("Move to a neighbour", f"Paths from {where}." if where else ""),
-        "llama": ("Pay 1 llama, go anywhere", ""),
-        "stay": ("Stay for a Moon Tile", f"Stay in {where} and take a tile." if where else ""),
-        "summit": ("At the summit", "Keep one card, return the others."),
-        "district": (f"In {where}" if where else "Your choices", ""),
-        "other": ("Other choices", ""),
+    titles = {  # shown with ``| tr``: fixed texts are msgids, the rest is already translated
+        "free": (N_("Place your free Inca"), N_("Setup: one Inca on a production district.")),
+        "place_prince": (N_("Place your Prince"), N_("Start anywhere in the city.")),
+        "neighbour": (N_("Move to a neighbour"),
+                      _("Paths from %(district)s.", district=where) if where else ""),
+        "llama": (N_("Pay 1 llama, go anywhere"), ""),
+        "stay": (N_("Stay for a Moon Tile"),
+                 _("Stay in %(district)s and take a tile.", district=where) if where else ""),
+        "summit": (N_("At the summit"), N_("Keep one card, return the others.")),
+        "district": (_("In %(district)s", district=where) if where else N_("Your choices"), ""),
+        "other": (N_("Other choices"), ""),
     }
     groups: dict[str, list] = {key: [] for key in order}
     for link in actions:
@@ -355,7 +386,9 @@ def group_actions(view: dict, actions: list) -> list[dict]:
 
 
 def short_label(view: dict, link) -> str:
-    """A button text that fits a phone: the group heading already says what kind of move."""
+    """A button text that fits a phone: the group heading already says what kind of move.
+    A district name is translated here, a Moon Tile's text and the action's phrase by the
+    template's ``| tr``."""
     action = link.action
     kind = action.get("type")
     if kind == "move" or kind == "place_free":
@@ -389,24 +422,26 @@ def mail_html(view: dict) -> Markup:
         entry = districts.get(district)
         if entry is None:
             continue
+        name = district_name(view, district)
         icon = KIND.get(district, ("", ""))[0]
         incas = int_keys(entry.get("incas"))
         tokens = "".join(_chip(s, f"{player_name(view, s)[:1]}{n}") for s, n in sorted(incas.items()))
         bonus = entry.get("bonus") or 0
         extra = ""
         if district in TEMPLES and bonus:
-            extra = "■" * int(bonus) + " stones"
+            extra = "■" * int(bonus) + " " + _("stones")
         elif entry.get("bonus_goods") and bonus:
             extra = " ".join(f"+{k}{GOOD_ICON.get(g, g)}" for g, k in entry["bonus_goods"].items())
         princes = "".join(_chip(p["seat"], "♛ " + p["name"]) for p in view.get("players", [])
                           if p.get("prince") == district)
         style = "background:#e8f0fe;" if mine and mine.get("prince") == district else ""
-        rows.append("<tr>" + _cell(f"{_e(icon)} <strong>{_e(entry.get('name', district))}</strong>",
+        rows.append("<tr>" + _cell(f"{_e(icon)} <strong>{_e(name)}</strong>",
                                    style)
                     + _cell(tokens or "–", style) + _cell(_e(extra), style)
                     + _cell(princes, style) + "</tr>")
     head = "".join(f'<th style="text-align:left;padding:4px 5px;border-bottom:2px solid #ddd3bf;'
-                   f'color:{INK};">{h}</th>' for h in ("District", "Incas", "Bonus", "Princes"))
+                   f'color:{INK};">{_e(h)}</th>'
+                   for h in (_("District"), _("Incas"), _("Bonus"), _("Princes")))
     city = (f'<table role="presentation" cellpadding="0" cellspacing="0" style="border-collapse:'
             f'collapse;width:100%;font-size:13px;margin:0 0 10px 0;"><tr>{head}</tr>'
             f'{"".join(rows)}</table>')
@@ -425,8 +460,9 @@ def mail_html(view: dict) -> Markup:
         cells.append(f'<td style="width:14px;padding:1px;border:1px solid #c9b98f;background:{bg};'
                      f'text-align:center;vertical-align:top;font-size:10px;color:{INK};">'
                      f'{_e(mark[0]) if mark else field}{who}</td>')
-    trail = (f'<p style="margin:8px 0 2px 0;color:{INK};"><strong>{_e(_("Incatrail"))}</strong> '
-             f'({_e(_("7: 3 corn · 13: 1 llama · 20: summit"))})</p>'
+    heading, marks = _("Incatrail"), _("7: 3 corn · 13: 1 llama · 20: summit")
+    trail = (f'<p style="margin:8px 0 2px 0;color:{INK};"><strong>{_e(heading)}</strong> '
+             f'({_e(marks)})</p>'
              f'<table role="presentation" cellpadding="0" cellspacing="0" style="border-collapse:'
              f'collapse;margin:0 0 10px 0;"><tr>{"".join(cells)}</tr></table>')
     return Markup(city + trail)

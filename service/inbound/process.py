@@ -106,8 +106,8 @@ def _offered(session, game_id: str, seat: int, seq: int | None, head: int,
         return []
     offered = []
     for index, action in enumerate(at.game.legal_actions(at.state, seat)):
-        label = action.get("label") or ""
-        offered.append((action_code(index), [label, translate(language, label)], action))
+        offered.append((action_code(index), [action.get("label") or "", translate(language, action)],
+                        action))
     return offered
 
 

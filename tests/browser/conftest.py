@@ -121,7 +121,7 @@ def shoot(page, name: str) -> Path:
 
 
 def without_label(action: dict) -> dict:
-    return {k: v for k, v in action.items() if k != "label"}
+    return {k: v for k, v in action.items() if k != "label" and not k.startswith("_")}
 
 
 def click_action(page, action: dict) -> None:

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine import GAMES, IllegalAction, canonical_json, get_game
+from engine.core import without_label
 from tests.engine.playthrough import assert_replay_equals_live, play_random_game
 
 GAME_NAMES = sorted(GAMES)
@@ -84,7 +85,7 @@ def test_default_and_bot_actions_are_legal(name):
         if game.outcome(state) is not None:
             break
         seat = game.to_act(state)[0]
-        legal = [{k: v for k, v in a.items() if k != "label"} for a in game.legal_actions(state, seat)]
+        legal = [without_label(a) for a in game.legal_actions(state, seat)]
         for chosen in (game.default_action(state, seat), game.bot_action(state, seat)):
-            assert {k: v for k, v in chosen.items() if k != "label"} in legal
+            assert without_label(chosen) in legal
         state = game.apply(state, seat, game.bot_action(state, seat))

@@ -3,6 +3,7 @@
 change of the engine's rules version, and must not be used past a rollback to before it."""
 from __future__ import annotations
 
+import json
 import random
 from datetime import datetime, timezone
 
@@ -164,3 +165,134 @@ def test_a_stale_link_from_before_the_snapshot_is_judged_on_every_event(db, game
         action = loaded.game.legal_actions(loaded.state, seat)[0]
         with pytest.raises(StaleMove, match="moved on"):
             submit_move(session, game_id, seat, action, 2, f"seat:{seat}", NOW, "it")
+
+
+# --- the process cache of decoded snapshots ------------------------------------------------
+
+def plant_head_snapshot(db, game_id: str) -> tuple[int, str]:
+    """A (correct) snapshot at the head, so a load applies no move on top of it."""
+    head = store_events(db, game_id)[-1].seq
+    with db.unit_of_work() as session:
+        loaded = load(session, game_id)
+    with db.unit_of_work() as session:
+        snapshots.save(session, game_id, head, loaded.game.rules_version, loaded.state)
+    return head, loaded.game.rules_version
+
+
+def test_the_process_cache_never_hands_out_a_state_a_command_mutated(db, game_id):
+    play_moves(db, game_id, 12, random.Random(4))
+    snapshots.CACHE.clear()
+    with db.unit_of_work() as session:
+        first = load(session, game_id)
+        rules = first.game.rules_version
+        base = first.events.tail[0].seq
+        assert snapshots.CACHE.get(game_id, rules)[0] == base  # filled by the load
+        first.state.clear()  # what a careless command could do to its working copy
+        first.state["mutated"] = True
+    for _ in range(2):  # twice from the cache: each load gets its own tree
+        with db.reading() as session:
+            again = load(session, game_id)
+            assert again.events.tail[0].seq == base
+            assert canonical_json(again.state) == full_replay(db, game_id)
+            again.state["mutated"] = True
+
+
+def test_a_cached_snapshot_is_used_only_while_it_is_the_stored_one(db, game_id, monkeypatch):
+    """The cache is really used (a planted cache entry shows), is missed as soon as the stored
+    snapshot's text changes (its digest), and is missed after a rules-version change."""
+    play_moves(db, game_id, 7, random.Random(6))
+    head, rules = plant_head_snapshot(db, game_id)
+    snapshots.CACHE.clear()
+    loaded_state(db, game_id)  # fills the cache from the stored snapshot
+    seq, digest, _ = snapshots.CACHE.get(game_id, rules)
+    assert seq == head
+    snapshots.CACHE.put(game_id, rules, seq, digest, {"from": "cache"})
+    assert loaded_state(db, game_id) == canonical_json({"from": "cache"})  # a hit
+    with db.unit_of_work() as session:  # the stored snapshot changes: a miss, the new text
+        session.execute(snapshots.snapshots.update().where(
+            snapshots.snapshots.c.game_id == game_id, snapshots.snapshots.c.seq == head
+        ).values(state={"planted": True}))
+    assert loaded_state(db, game_id) == canonical_json({"planted": True})
+    snapshots.CACHE.put(game_id, rules, seq, digest, {"from": "cache"})
+    with db.reading() as session:
+        game = load(session, game_id, upto=head - 1).game  # (an older load: not cached)
+    monkeypatch.setattr(game, "rules_version", rules + "-next")
+    assert loaded_state(db, game_id) == full_replay(db, game_id)
+
+
+# --- the play page's undo check --------------------------------------------------------------
+
+def reference_undo_label(db, game_id: str, seat: int) -> str | None:
+    """The undo check as it was: every event read, the moves before the last one replayed."""
+    from engine.core import replay
+    from service.history import INFO_EVENTS, effective_moves
+    events = store_events(db, game_id)
+    game, state = rebuild(events)
+    with db.reading() as session:
+        status = load(session, game_id).row.status
+    moves = effective_moves(events)
+    if status != "active" or game.outcome(state) is not None or not moves:
+        return None
+    last, me = moves[-1], f"seat:{seat}"
+    if last.kind != "MoveMade" or last.payload.get("seat") != seat or last.actor != me:
+        return None
+    if any(e.kind not in INFO_EVENTS and (e.actor != me or e.kind not in ("MoveMade", "Undone"))
+           for e in events[last.seq:]):
+        return None
+    start = events[0].payload
+    before = replay(game, start["players"], start["seed"], start["options"],
+                    [(e.payload["seat"], e.payload["action"]) for e in moves[:-1]])
+    if before.get("epoch") != state.get("epoch"):
+        return None
+    return last.payload.get("label") or "your last move"
+
+
+def test_the_undo_check_agrees_with_the_full_replay_and_reads_only_the_tail(db, game_id):
+    """After every move of a game (and some undos), for every seat: the play page's check
+    gives what the full replay gives, and from a snapshot it reads no event before the tail."""
+    from service.admin.commands import undo_label, undo_move
+    chooser, checked, lean = random.Random(12), 0, 0
+    while play_moves(db, game_id, 1, chooser):
+        with db.reading() as session:
+            loaded = load(session, game_id)
+            labels = [undo_label(loaded, seat, session) for seat in range(len(PLAYERS))]
+            if not loaded.events.complete and loaded.before_last is not None:
+                lean += 1  # (when the load applied the last move, nothing more was read)
+        assert labels == [reference_undo_label(db, game_id, s) for s in range(len(PLAYERS))]
+        checked += sum(label is not None for label in labels)
+        if labels[0] is not None and chooser.random() < 0.5:
+            with db.unit_of_work() as session:
+                undo_move(session, game_id, 0, loaded.seq, NOW, "it")
+    assert checked >= 5 and lean >= 5, (checked, lean)
+
+
+def test_the_undo_check_loads_the_state_before_a_move_that_a_snapshot_covers(db, game_id):
+    """A snapshot taken right after the seat's move: the load applied no move, so the state
+    before it is loaded (from an older snapshot) rather than the game replayed; tried on a
+    move that may be taken back and on one that revealed something (a new epoch)."""
+    from service.admin.commands import undo_label
+    chooser, seen = random.Random(1), set()
+    for _ in range(300):
+        if not play_moves(db, game_id, 1, chooser):
+            break
+        with db.reading() as session:
+            loaded = load(session, game_id)
+        seat = loaded.head.payload.get("seat")
+        if loaded.head.kind != "MoveMade" or loaded.seq <= 7:
+            continue
+        expected = reference_undo_label(db, game_id, seat)
+        revealed = (json.loads(full_replay(db, game_id)).get("epoch")
+                    != json.loads(full_replay(db, game_id, loaded.seq - 1)).get("epoch"))
+        case = "undoable" if expected is not None else "revealed" if revealed else None
+        if case is None or case in seen:
+            continue
+        seen.add(case)
+        plant_head_snapshot(db, game_id)
+        with db.reading() as session:
+            loaded = load(session, game_id)
+            assert loaded.events.tail[0].seq == loaded.seq and loaded.before_last is None
+            assert undo_label(loaded, seat, session) == expected, case
+            assert undo_label(loaded, seat) == expected, case  # no session: the replay
+        if len(seen) == 2:
+            return
+    pytest.fail(f"only {seen} found")

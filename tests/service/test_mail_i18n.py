@@ -2,7 +2,6 @@
 chosen per player; the catalogs are complete and their committed .mo files are current."""
 from __future__ import annotations
 
-import io
 import re
 from pathlib import Path
 

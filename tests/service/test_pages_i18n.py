@@ -1,9 +1,12 @@
-"""Issue 7: every player-facing page (play, confirm, moved on, errors, index, lobby, spectate,
-my games, unsubscribe, sign-in, invitations, and each game's view and move forms) in English,
-Chinese (zh-Hans) and Japanese; a seat's pages follow its language preference."""
+"""Issue 7: every page (play, confirm, moved on, errors, index, lobby, spectate, my games,
+unsubscribe, sign-in, invitations, each game's view and move forms, the organisers' own pages,
+the admin pages and the local mailbox) and the flash messages in English, Chinese (zh-Hans)
+and Japanese; a seat's pages follow its language preference.  How the language is chosen
+(cookie, Accept-Language) is tested in test_languages_choice.py."""
 from __future__ import annotations
 
 import re
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -200,3 +203,94 @@ def test_an_invitation_in_japanese_mail_and_page(tmp_path, clock):
     html = app.test_client().get(link_in(invitation, "invite")).get_data(as_text=True)
     assert "承諾する" in html and "辞退する" in html
     assert_translated(html, "invitation page", "ja")
+
+
+# ------------------------------------------------------------------ admin, organiser, errors, flash
+
+def _admin_client(app):
+    from tests.service.test_admin_support import site_admin
+
+    return site_admin(app, app.test_client())
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_admin_pages_are_translated(app, client, new_game, language):
+    from tests.service.test_admin_support import post_form
+
+    data, secrets = new_game(players=3)
+    admin = _admin_client(app)
+    lang = f"lang={language}"
+    game = data["id"]
+    login_page = app.test_client().get(f"/admin/login?{lang}")
+    assert_translated(login_page.get_data(as_text=True), "admin login", language)
+    for where, url in {"dashboard": f"/admin/?{lang}", "game": f"/admin/games/{game}?{lang}",
+                       "time travel": f"/admin/games/{game}/at/1?{lang}&seat=0",
+                       "bad seq": f"/admin/games/{game}/at/99?{lang}"}.items():
+        response = admin.get(url)
+        assert response.status_code == (404 if where == "bad seq" else 200), where
+        assert_translated(response.get_data(as_text=True), f"admin {where}", language)
+    # a command's flash is in the language the admin reads (remembered from ?lang=)
+    paused = post_form(admin, game, "pause", reason="", seq="1")
+    assert paused.status_code == 303
+    page = admin.get(paused.headers["Location"]).get_data(as_text=True)
+    assert "Paused." not in visible(page) and {"zh_Hans": "已暂停。", "ja": "一時停止しました。"}[language] in page
+    assert_translated(page, "admin game after pause", language)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_organiser_pages_are_translated(tmp_path, clock, language):
+    from tests.service.test_organisers_support import create_game, make_app, sign_in
+
+    app = make_app(tmp_path, clock)
+    client = app.test_client()
+    sign_in(client, app)
+    assert_translated(client.get(f"/organise/?lang={language}").get_data(as_text=True),
+                      "organiser home (no games)", language)
+    assert_translated(client.get("/organise/new").get_data(as_text=True), "new game", language)
+    pending = create_game(client)  # the form is posted: its flash is made in the page's language
+    page = client.get(f"/organise/games/{pending}").get_data(as_text=True)
+    assert {"zh_Hans": "已发送 3 份邀请", "ja": "招待を 3 件送りました"}[language] in page
+    assert_translated(page, "organiser game", language)
+    assert_translated(client.get("/organise/").get_data(as_text=True), "organiser home", language)
+    # the local mailbox (its list; a mail's own text is in the mail's language)
+    assert_translated(client.get("/mailbox/").get_data(as_text=True), "mailbox", language)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_error_pages_are_translated(app, client, new_game, language):
+    _data, secrets = new_game(players=3)
+    for url, status in ((f"/no/such/page?lang={language}", 404),
+                        (f"/play/{secrets[0]}/move?lang={language}", 405),
+                        (f"/play/not-a-secret?lang={language}", 403),
+                        (f"/watch/nonsense?lang={language}", 404)):
+        response = client.get(url)
+        assert response.status_code == status, url
+        html = response.get_data(as_text=True)
+        assert_translated(html, url, language)
+        for english in ("Not Found", "Not found", "Link not valid", "this link is not valid",
+                        "no such game", "Method Not Allowed"):
+            assert english not in visible(html), (url, english)
+
+
+@pytest.mark.parametrize("language,done", [("zh_Hans", "完成：继续探险"), ("ja", "完了：探検を続ける")])
+def test_a_flash_message_is_in_the_seat_language(app, client, new_game, language, done):
+    from tests.service.test_admin_support import token_in
+
+    data, secrets = new_game(players=3)
+    svc = app.extensions["chasqui"]
+    with svc.db.unit_of_work() as session:
+        set_preference(session, data["id"], 0, svc.clock(), language=language)
+    page = client.get(f"/play/{secrets[0]}").get_data(as_text=True)
+    action = re.search(r'name="action" value="([^"]+)"', page).group(1)
+    response = client.post(f"/play/{secrets[0]}/move", data={
+        "csrf_token": token_in(page), "seq": "1", "action": unescape(action)})
+    assert response.status_code == 303
+    shown = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert done in shown, "the flash follows the seat's language, as the page does"
+    assert "Done:" not in visible(shown)
+    assert_translated(shown, "play page with a flash", language)
+    # the same form posted twice: the stale-move warning is translated where it is shown
+    again = client.post(f"/play/{secrets[0]}/move", data={
+        "csrf_token": token_in(page), "seq": "1", "action": unescape(action)})
+    warned = client.get(again.headers["Location"]).get_data(as_text=True)
+    assert "double submit" not in warned and "moved on" not in visible(warned)

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 
 from service.app import create_app
 from tests.conftest import make_settings

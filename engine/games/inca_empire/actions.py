@@ -6,6 +6,8 @@ a mail can list each choice as a link.  While a step is open its data sits in
 ``state["pending"]`` (one token may sit on the played card: it counts as "on cards")."""
 from __future__ import annotations
 
+from engine.text import N_, labelled, phrase, term
+
 from . import board, rules
 from .cards import CARDS, REGIONS
 
@@ -46,24 +48,39 @@ def my_network(state: dict, seat: int, eff: dict | None = None) -> set[str]:
 
 
 # --- labels ------------------------------------------------------------------------------
+#
+# Labels and log lines are phrases (engine.text): an English template plus its arguments, so a
+# player reading Chinese or Japanese sees them in that language.  Card names, regions and goods
+# are terms; player names and card ids stay as they are.  Rendered in English they are the
+# labels the game always had (the audit log keeps them).
 
-def where(state: dict, k: str) -> str:
+ROWS = {-1: N_("{n} north"), 1: N_("{n} south")}
+KIND_OF_CARD = {"city": N_("{card} ({id}, {region} city)"),
+                "colca": N_("{card} ({id}, {region} colca)"),
+                "start": N_("{card} ({id}, {region} start)")}
+
+
+def where(state: dict, k: str) -> dict:
+    """A location as players read it: the card there (if any), its column and its row."""
     col, row = board.pos(k)
-    region = REGIONS[col] if col < len(REGIONS) else "Machu Picchu"
+    region = term(REGIONS[col] if col < len(REGIONS) else N_("Machu Picchu"))
     if row == 0:
-        rows = "Cusco's row"
+        rows = term("Cusco's row")
     else:
-        rows = f"{abs(row)} {'north' if row < 0 else 'south'}"
+        rows = phrase(ROWS[-1 if row < 0 else 1], n=abs(row))
     here = state["table"].get(k)
-    name = f"{CARDS[here['card']]['name']} " if here else ""
-    return f"{name}({region} column, {rows})"
+    if here:
+        return phrase("{card} ({region} column, {rows})", card=term(CARDS[here["card"]]["name"]),
+                      region=region, rows=rows)
+    return phrase("({region} column, {rows})", region=region, rows=rows)
 
 
-def card_label(cid: str) -> str:
+def card_label(cid: str) -> dict:
     card = CARDS[cid]
-    if card["type"] in ("city", "colca", "start"):
-        return f"{card['name']} ({cid}, {card['region']} {card['type']})"
-    return f"{card['name']} ({cid})"
+    if card["type"] in KIND_OF_CARD:
+        return phrase(KIND_OF_CARD[card["type"]], card=term(card["name"]), id=cid,
+                      region=term(card["region"]))
+    return phrase("{card} ({id})", card=term(card["name"]), id=cid)
 
 
 # --- what a seat may do ------------------------------------------------------------------
@@ -75,32 +92,50 @@ def card_label(cid: str) -> str:
 # checks on random games that they accept exactly the same actions.  Change them together.
 
 BUILDABLE = ("city", "colca", "start")
-PASS = {"type": "pass", "label": "Pass (no more actions this Era)"}
-SKIP = {"type": "skip", "label": "Take no action"}
-NOTHING = {"type": "nothing", "label": "Do nothing more"}
-DONE = {"stock": {"type": "done", "label": "Stop stocking"},
-        "temple": {"type": "done", "label": "Build no temple"}}
+
+
+# The fixed choices are built anew each time (as ``dict(PASS)`` once copied a constant): the
+# log keeps an action's phrase, so no two states may share one object.
+def pass_action() -> dict:
+    return labelled({"type": "pass"}, phrase("Pass (no more actions this Era)"))
+
+
+def skip_action() -> dict:
+    return labelled({"type": "skip"}, phrase("Take no action"))
+
+
+def nothing_action() -> dict:
+    return labelled({"type": "nothing"}, phrase("Do nothing more"))
+
+
+DONE_TEXT = {"stock": N_("Stop stocking"), "temple": N_("Build no temple")}
+
+
+def done_action(step: str) -> dict:
+    return labelled({"type": "done"}, phrase(DONE_TEXT[step]))
 
 
 def build_action(cid: str) -> dict:
-    return {"type": "build", "card": cid, "label": f"Build {card_label(cid)}"}
+    return labelled({"type": "build", "card": cid}, phrase("Build {card}", card=card_label(cid)))
 
 
 def workforce_action(cid: str) -> dict:
-    return {"type": "workforce", "card": cid,
-            "label": f"Play Extra Workforce {cid}: {CARDS[cid]['action']['text']}"}
+    return labelled({"type": "workforce", "card": cid},
+                    phrase("Play Extra Workforce {id}: {text}", id=cid,
+                           text=term(CARDS[cid]["action"]["text"])))
 
 
 def trade_action(state: dict, cid: str, space: int) -> dict:
     a, b = parties(state, space)
-    return {"type": "trade", "card": cid, "space": space,
-            "label": f"Play Trade Agreement {cid} between {state['players'][a]} "
-                     f"and {state['players'][b]}: {CARDS[cid]['effect']['text']}"}
+    return labelled({"type": "trade", "card": cid, "space": space},
+                    phrase("Play Trade Agreement {id} between {a} and {b}: {text}", id=cid,
+                           a=state["players"][a], b=state["players"][b],
+                           text=term(CARDS[cid]["effect"]["text"])))
 
 
 def terrace_action(cid: str) -> dict:
-    return {"type": "terrace", "card": cid,
-            "label": f"Build a Terrace with {card_label(cid)} face down"}
+    return labelled({"type": "terrace", "card": cid},
+                    phrase("Build a Terrace with {card} face down", card=card_label(cid)))
 
 
 def main_actions(state: dict, seat: int, bonus: bool) -> list[dict]:
@@ -123,9 +158,9 @@ def main_actions(state: dict, seat: int, bonus: bool) -> list[dict]:
         if kind != "start" and supply >= 1:
             out.append(terrace_action(cid))
     if bonus:
-        out.append(dict(SKIP))
+        out.append(skip_action())
     elif state["acted"][seat] >= MIN_ACTIONS or not out:
-        out.append(dict(PASS))
+        out.append(pass_action())
     return out
 
 
@@ -133,12 +168,12 @@ def main_action(state: dict, seat: int, bonus: bool, action: dict) -> dict | Non
     """The ``main_actions`` entry equal to ``action`` (labels aside), or ``None``."""
     kind = action.get("type")
     if kind == "skip":
-        return dict(SKIP) if bonus else None
+        return skip_action() if bonus else None
     if kind == "pass":
         if bonus:
             return None
         if state["acted"][seat] >= MIN_ACTIONS or not any_card_action(state, seat, bonus):
-            return dict(PASS)
+            return pass_action()
         return None
     cid = action.get("card")
     if not isinstance(cid, str) or cid not in state["hands"][seat]:
@@ -213,8 +248,9 @@ def stock_allowed(state: dict, eff: dict, k: str, i: int, used) -> bool:
 
 def stock_action(state: dict, k: str, i: int) -> dict:
     good = CARDS[state["table"][k]["card"]]["huts"][i]
-    return {"type": "stock", "at": k, "hut": i,
-            "label": f"Stock the {good} hut of {where(state, k)} (1 token)"}
+    return labelled({"type": "stock", "at": k, "hut": i},
+                    phrase("Stock the {good} hut of {where} (1 token)", good=term(good),
+                           where=where(state, k)))
 
 
 def temple_options(state: dict, seat: int, net: set[str]) -> list[dict]:
@@ -234,24 +270,28 @@ def temple_option(state: dict, seat: int, net: set[str], k) -> dict | None:
     here = state["table"][k]
     cost = CARDS[here["card"]]["temple"]
     if cost and here["temple"] is None and state["active"][seat] >= cost:
-        return {"type": "temple", "at": k,
-                "label": f"Build a temple in {where(state, k)} ({cost} tokens)"}
+        return labelled({"type": "temple", "at": k},
+                        phrase("Build a temple in {where} ({n} tokens)", where=where(state, k),
+                               n=cost))
     return None
 
 
 def place_action(state: dict, cid: str, at: str, via: str, tokens: int) -> dict:
-    return {"type": "place", "at": at, "via": via,
-            "label": f"Place at {where(state, at)}, road from {where(state, via)}: "
-                     f"{tokens} road + {CARDS[cid]['fame']} fame tokens"}
+    return labelled({"type": "place", "at": at, "via": via},
+                    phrase("Place at {at}, road from {via}: {road} road + {fame} fame tokens",
+                           at=where(state, at), via=where(state, via), road=tokens,
+                           fame=CARDS[cid]["fame"]))
 
 
 def road_action(state: dict, a: str, b: str, tokens: int) -> dict:
-    return {"type": "road", "a": a, "b": b,
-            "label": f"Road between {where(state, a)} and {where(state, b)} ({tokens} tokens)"}
+    return labelled({"type": "road", "a": a, "b": b},
+                    phrase("Road between {a} and {b} ({n} tokens)", a=where(state, a),
+                           b=where(state, b), n=tokens))
 
 
 def restrict_action(state: dict, k: str) -> dict:
-    return {"type": "restrict", "at": k, "label": f"Route Restriction on {where(state, k)}"}
+    return labelled({"type": "restrict", "at": k},
+                    phrase("Route Restriction on {where}", where=where(state, k)))
 
 
 def pending_actions(state: dict, seat: int) -> list[dict]:
@@ -268,13 +308,13 @@ def pending_actions(state: dict, seat: int) -> list[dict]:
                  for a, b, t in board.road_options(state, seat, net, eff["road_discount"],
                                                    state["active"][seat])]
         return (roads + temple_options(state, seat, net) + stock_options(state, seat, net, eff)
-                + [dict(NOTHING)])
+                + [nothing_action()])
     if step == "restrict":
         return [restrict_action(state, k) for k in restrict_targets(state)]
     if step == "stock":
-        return stock_options(state, seat, net, eff, pending["used"]) + [dict(DONE["stock"])]
+        return stock_options(state, seat, net, eff, pending["used"]) + [done_action("stock")]
     if step == "temple":
-        return temple_options(state, seat, net) + [dict(DONE["temple"])]
+        return temple_options(state, seat, net) + [done_action("temple")]
     raise AssertionError(step)
 
 
@@ -289,9 +329,9 @@ def pending_action(state: dict, seat: int, action: dict) -> dict | None:
             return restrict_action(state, k)
         return None
     if kind == "done":
-        return dict(DONE[step]) if step in DONE else None
+        return done_action(step) if step in DONE_TEXT else None
     if kind == "nothing":
-        return dict(NOTHING) if step == "terrace" else None
+        return nothing_action() if step == "terrace" else None
     if kind not in ("place", "road", "temple", "stock"):
         return None
     eff = effects(state, seat)

@@ -10,6 +10,8 @@ then builds a temple, stocks a hut or a road (most tokens first); it passes only
 can be played.  In the draft it shows its two least useful cards and takes the most useful."""
 from __future__ import annotations
 
+from engine.text import labelled, phrase
+
 from . import actions, board, rules
 from .cards import CARDS, GOALS_BY_ID
 
@@ -25,7 +27,7 @@ def _legal(state: dict, seat: int) -> list[dict]:
 def default_action(state: dict, seat: int) -> dict:
     legal = _legal(state, seat)
     if not legal:
-        return {"type": "pass", "label": "Pass"}
+        return labelled({"type": "pass"}, phrase("Pass"))
     for wanted in ("pass", "skip", "nothing", "done"):
         for a in legal:
             if a["type"] == wanted:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from engine.core import GameBase, IllegalAction, canonical_json, find_legal, without_label
+from engine.text import phrase, term
 
 from . import actions, bot, rules, scoring, view as view_mod
 from .cards import CARDS
@@ -12,7 +13,9 @@ class IncaEmpire(GameBase):
     title = "Inca Empire: The Card Game"
     min_players = 2
     max_players = 5
-    rules_version = "1"
+    # "2": log lines are phrases (engine.text), no longer English strings; snapshots of
+    # version 1 states are not reused (service.snapshots keys on this).
+    rules_version = "2"
 
     def setup(self, players: list[str], seed: int, options: dict) -> dict:
         if not isinstance(players, list):
@@ -110,18 +113,24 @@ LOG_LENGTH = 30
 
 
 def log_public(state: dict, seat: int, action: dict) -> None:
-    """A short public record of what happened (for mails), never naming a secret card."""
+    """A short public record of what happened (for mails), never naming a secret card.
+
+    Each line is a phrase (engine.text), so every reader gets it in their own language; in
+    English it reads "Era 2: Ana: Build a temple in ...", as the lines always did."""
     kind = action["type"]
     if kind in ("show", "build"):
         return  # the draft choice is secret; a build is logged when placed
-    name = state["players"][seat]
+    said = action.get("_say") or action["label"]
     if kind == "terrace":
-        text = "built a Terrace (card face down)"
+        text = phrase("built a Terrace (card face down)")
     elif kind == "place":
-        text = f"built {CARDS[state['pending']['card']]['name']} ({state['pending']['card']}): {action['label']}"
+        cid = state["pending"]["card"]
+        text = phrase("built {card} ({id}): {action}", card=term(CARDS[cid]["name"]), id=cid,
+                      action=said)
     else:
-        text = action["label"]
-    state["log"].append(f"Era {state['era']}: {name}: {text}")
+        text = said
+    state["log"].append(phrase("Era {era}: {player}: {text}", era=state["era"],
+                               player=state["players"][seat], text=text))
     del state["log"][:-LOG_LENGTH]
 
 

@@ -5,6 +5,7 @@ The action phase itself (what a card may do) lives in ``actions``; the table geo
 from __future__ import annotations
 
 from engine.core import IllegalAction, rng
+from engine.text import labelled, phrase, term
 
 from . import board
 from .scoring import final_scores
@@ -136,8 +137,9 @@ def show_option(state: dict, seat: int, card) -> dict | None:
 
 
 def show_action(card: str, already: int) -> dict:
-    return {"type": "show", "card": card,
-            "label": f"Show {CARDS[card]['name']} ({card}) for the draft ({already + 1} of 2)"}
+    return labelled({"type": "show", "card": card},
+                    phrase("Show {card} ({id}) for the draft ({n} of 2)",
+                           card=term(CARDS[card]["name"]), id=card, n=already + 1))
 
 
 def apply_show(state: dict, seat: int, card: str) -> None:
@@ -178,8 +180,10 @@ def pick_option(state: dict, seat: int, card) -> dict | None:
 
 
 def take_action(state: dict, p: dict) -> dict:
-    return {"type": "take", "card": p["card"],
-            "label": f"Take {CARDS[p['card']]['name']} ({p['card']}), shown by {state['players'][p['from']]}"}
+    return labelled({"type": "take", "card": p["card"]},
+                    phrase("Take {card} ({id}), shown by {player}",
+                           card=term(CARDS[p["card"]]["name"]), id=p["card"],
+                           player=state["players"][p["from"]]))
 
 
 def apply_take(state: dict, seat: int, card: str) -> None:

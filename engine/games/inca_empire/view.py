@@ -48,7 +48,7 @@ def view(state: dict, seat: int | None, decision_key: str | None) -> dict:
         "route_restrictions_left": state["restrictions_left"],
         "deck_counts": {era: len(d) for era, d in state["decks"].items()},
         "discard": list(state["discard"]),
-        "log": list(state["log"]),
+        "log": list(state["log"]),  # phrases (engine.text): the page shows each in its language
     }
     draft = state["draft"]
     if state["phase"] == rules.SHOW:

@@ -19,6 +19,7 @@ keeps the corn).  Setting orders never changes the epoch.
 from __future__ import annotations
 
 from engine.core import GameBase, IllegalAction, rng
+from engine.text import labelled
 
 from . import bot, rules, scoring, view as view_mod
 
@@ -28,7 +29,8 @@ class MachuPicchu(GameBase):
     title = "The Princes of Machu Picchu"
     min_players = 2
     max_players = 5
-    rules_version = "1"
+    # 2: log lines are phrases (engine.text), no longer English strings (issue 7).
+    rules_version = "2"
 
     def setup(self, players, seed, options):
         self.check_player_count(players)
@@ -41,7 +43,7 @@ class MachuPicchu(GameBase):
         return rules.to_act(state)
 
     def legal_actions(self, state, seat):
-        return [dict(a, label=view_mod.label(state, seat, a)) for a in rules.legal(state, seat)]
+        return [labelled(dict(a), view_mod.label(state, seat, a)) for a in rules.legal(state, seat)]
 
     def apply_in_place(self, state, seat, action):
         rules.apply(state, seat, action)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from engine.text import N_
+
 # --- goods -------------------------------------------------------------------------------
 GOODS = ("corn", "llama", "coca", "pottery", "cloth")          # corn is the money
 MARKET_GOODS = ("llama", "coca", "pottery", "cloth")           # dec: Market, corn not on it
@@ -35,15 +37,16 @@ DISTRICTS = (
     "watchmans_hut", "royal_palace", "house_of_priests", "house_of_virgins",
     "central_plaza", "sun_clock",
 )
+# English names are the catalog's msgids (``N_``): shown through ``engine.text.term``.
 DISTRICT_NAMES = {
-    "corn_terraces": "Corn Terraces", "llama_meadow": "Llama's Meadow",
-    "coca_plantation": "Coca Plantation", "potters_quarter": "Potter's Quarter",
-    "weavers_quarter": "Weaver's Quarter", "sun_temple": "Sun Temple",
-    "puma_temple": "Puma Temple", "condor_temple": "Condor Temple",
-    "main_temple": "Main Temple", "watchmans_hut": "Watchman's Hut",
-    "royal_palace": "Royal Palace", "house_of_priests": "House of Priests",
-    "house_of_virgins": "House of Virgins", "central_plaza": "Central Plaza",
-    "sun_clock": "Sun Clock",
+    "corn_terraces": N_("Corn Terraces"), "llama_meadow": N_("Llama's Meadow"),
+    "coca_plantation": N_("Coca Plantation"), "potters_quarter": N_("Potter's Quarter"),
+    "weavers_quarter": N_("Weaver's Quarter"), "sun_temple": N_("Sun Temple"),
+    "puma_temple": N_("Puma Temple"), "condor_temple": N_("Condor Temple"),
+    "main_temple": N_("Main Temple"), "watchmans_hut": N_("Watchman's Hut"),
+    "royal_palace": N_("Royal Palace"), "house_of_priests": N_("House of Priests"),
+    "house_of_virgins": N_("House of Virgins"), "central_plaza": N_("Central Plaza"),
+    "sun_clock": N_("Sun Clock"),
 }
 # RECONSTRUCTED (dec: adjacency table), undirected.
 _EDGES = {
@@ -84,11 +87,11 @@ PLACEMENT = {
 # --- priests and virgins (dec: Priests and Virgins; steps RECONSTRUCTED) --------------------
 PRIEST_KINDS = ("condor", "puma", "sun")
 PRIESTS = {
-    "condor": {"name": "Priest of the Condor", "count": 4,
+    "condor": {"name": N_("Priest of the Condor"), "count": 4,
                "cost": {"cloth": 1, "coca": 1, "pottery": 1}, "steps": (4, 3, 3, 2)},
-    "puma": {"name": "Priest of the Puma", "count": 5,
+    "puma": {"name": N_("Priest of the Puma"), "count": 5,
              "cost": {"cloth": 2, "coca": 1, "pottery": 1}, "steps": (5, 4, 4, 3, 3)},
-    "sun": {"name": "Virgin of the Sun", "count": 6,
+    "sun": {"name": N_("Virgin of the Sun"), "count": 6,
             "cost": {"cloth": 3, "coca": 1, "pottery": 1}, "steps": (6, 5, 5, 4, 4, 3)},
 }
 HOUSE_OFFERS = {"house_of_priests": ("condor", "puma"), "house_of_virgins": ("sun",)}
@@ -112,6 +115,11 @@ MOON_TILES = {
     "cloth": {"good": "cloth", "price": 1},
 }
 MOON_TILE_ORDER = tuple(MOON_TILES)
+# A tile as the labels and the log name it: English shows its id (as since rules version 1),
+# the catalogs say what it gives ("corn3" -> "3 corn" in the player's language).
+MOON_TILE_NAMES = {"corn3": N_("corn3"), "steps2": N_("steps2"), "steps3": N_("steps3"),
+                   "llama": N_("llama"), "coca": N_("coca"), "pottery": N_("pottery"),
+                   "cloth": N_("cloth")}
 MOON_TILES_PER_DAY = 3                     # the 3rd tile taken ends the day
 
 # --- market (RECONSTRUCTED, dec: Market) ---------------------------------------------------
@@ -141,6 +149,11 @@ def trail_bonus(scout: int) -> int:
 
 # --- sacrifice cards (dec: Incatrail and Sacrifice Cards; gold RECONSTRUCTED) ---------------
 ICONS = ("corn", "llama", "coca", "pottery", "cloth", "condor", "puma", "sun")
+# The goods and the card icons as terms (msgids): a good's English name is its id.
+ICON_NAMES = {"corn": N_("corn"), "llama": N_("llama"), "coca": N_("coca"),
+              "pottery": N_("pottery"), "cloth": N_("cloth"), "condor": N_("condor"),
+              "puma": N_("puma"), "sun": N_("sun")}
+CORN_KIND = N_("3 corn")                   # corn as one "different good" (Main Temple, Sun Clock)
 ICON_DISTRICT = {g: d for d, g in PRODUCTION.items()}           # production icon -> district
 _GOLD_WITH_PRODUCTION = {"condor": 3, "puma": 2, "sun": 1}
 _GOLD_TEMPLE_PAIRS = {frozenset(("condor", "puma")): 2, frozenset(("condor", "sun")): 1,

@@ -18,6 +18,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from engine.core import IllegalAction, without_label
+from engine.text import N_, Phrase, phrase, term
 
 from . import data
 from .trail import advance, draw_at_summit, pay_dues
@@ -28,6 +29,9 @@ ORDER_CHOICES = {
     "main_temple": ("ask", "all", "goods_only", "none"),
 }
 DEFAULT_ORDERS = {"produce": "ask", "temple_sacrifice": "ask", "main_temple": "ask"}
+MARKET_LOG = {"market_add": N_("{player}: market add {good}"),
+              "market_remove": N_("{player}: market remove {good}"),
+              "buy": N_("{player}: market buy {good}"), "sell": N_("{player}: market sell {good}")}
 CLOCK_COMBOS = [list(c) for c in combinations(data.MAIN_TEMPLE_KINDS, data.SUN_CLOCK_KINDS)]
 LOG_KEEP = 30
 
@@ -84,7 +88,8 @@ def seats_from(state: dict, first: int) -> list[int]:
     return [(first + i) % n for i in range(n)]
 
 
-def log(state: dict, text: str) -> None:
+def log(state: dict, text: Phrase) -> None:
+    """A log line is a phrase (``engine.text``), so each reader sees it in their language."""
     entries = state["log"]
     entries.append(text)
     if len(entries) > LOG_KEEP:
@@ -93,6 +98,19 @@ def log(state: dict, text: str) -> None:
 
 def name(state: dict, seat: int) -> str:
     return state["players"][seat]["name"]
+
+
+def district(d: str) -> Phrase:
+    return term(data.DISTRICT_NAMES[d])
+
+
+def icon(kind: str) -> Phrase:
+    """A good or card icon as a term (its English name is its id)."""
+    return term(data.ICON_NAMES[kind])
+
+
+def goods_list(kinds) -> list:
+    return [icon(k) for k in kinds]
 
 
 def can_pay(goods: dict, cost: dict) -> bool:
@@ -313,7 +331,8 @@ def _do_free_inca(state, frame, seat, action):
     state["queue"].pop(0)
     state["players"][seat]["supply"] -= 1
     state["incas"][d][seat] += 1
-    log(state, f"{name(state, seat)} places a free Inca on {data.DISTRICT_NAMES[d]}")
+    log(state, phrase("{player} places a free Inca on {district}", player=name(state, seat),
+                      district=district(d)))
     if len(state["queue"]) == 0:
         start_turn(state, 0)
 
@@ -330,9 +349,11 @@ def _do_move(state, frame, seat, action):
     here = player["prince"]
     if here is not None and to not in data.ADJACENT[here]:
         pay(state, seat, data.MOVE_ANYWHERE_COST)
-        log(state, f"{name(state, seat)} pays 1 llama and goes to {data.DISTRICT_NAMES[to]}")
+        log(state, phrase("{player} pays 1 llama and goes to {district}",
+                          player=name(state, seat), district=district(to)))
     else:
-        log(state, f"{name(state, seat)} goes to {data.DISTRICT_NAMES[to]}")
+        log(state, phrase("{player} goes to {district}", player=name(state, seat),
+                          district=district(to)))
     player["prince"] = to
     enter_district(state, seat, to)
     queue.append({"k": "end_turn", "seat": seat})
@@ -347,7 +368,8 @@ def _do_place(state, frame, seat, action):
     state["players"][seat]["supply"] -= 1
     state["incas"][d][seat] += 1
     frame["placed"].append(d)
-    log(state, f"{name(state, seat)} places an Inca on {data.DISTRICT_NAMES[d]}")
+    log(state, phrase("{player} places an Inca on {district}", player=name(state, seat),
+                      district=district(d)))
 
 
 def _do_house(state, frame, seat, action):
@@ -358,7 +380,8 @@ def _do_house(state, frame, seat, action):
     pay(state, seat, data.PRIESTS[kind]["cost"])
     state["priests_left"][kind] -= 1
     state["players"][seat]["priests"][kind] += 1
-    log(state, f"{name(state, seat)} takes a {data.PRIESTS[kind]['name']}")
+    log(state, phrase("{player} takes a {priest}", player=name(state, seat),
+                      priest=term(data.PRIESTS[kind]["name"])))
 
 
 def _do_plaza(state, frame, seat, action):
@@ -397,7 +420,7 @@ def _do_plaza(state, frame, seat, action):
         goods["corn"] += price
         bank["corn"] -= price
         frame["traded"] = True
-    log(state, f"{name(state, seat)}: market {t.replace('market_', '')} {g}")
+    log(state, phrase(MARKET_LOG[t], player=name(state, seat), good=icon(g)))
 
 
 def _do_clock(state, frame, seat, action):
@@ -408,7 +431,8 @@ def _do_clock(state, frame, seat, action):
     d = action["from"]
     state["incas"][d][seat] -= 1
     state["sun_clock"][seat] += 1
-    log(state, f"{name(state, seat)} sends an Inca from {data.DISTRICT_NAMES[d]} to the Sun Clock")
+    log(state, phrase("{player} sends an Inca from {district} to the Sun Clock",
+                      player=name(state, seat), district=district(d)))
     if state["day"] == data.LAST_DAY:   # en: day 9, Sun Clock paid at once
         queue.insert(0, {"k": "clock_goods", "seat": seat, "count": 1})
 
@@ -419,7 +443,8 @@ def _do_clock_goods(state, frame, seat, action):
     frame["count"] -= 1
     if frame["count"] == 0:
         state["queue"].pop(0)
-    log(state, f"{name(state, seat)} takes {', '.join(action['goods'])} for a Sun Clock Inca")
+    log(state, phrase("{player} takes {goods} for a Sun Clock Inca", player=name(state, seat),
+                      goods=goods_list(action["goods"])))
     advance(state, seat, data.SUN_CLOCK_STEPS)
 
 
@@ -436,7 +461,8 @@ def produce(state, frame, seat, count):
     goods[good] += count
     frame["seats"].remove(seat)
     if count:
-        log(state, f"{name(state, seat)} produces {count} {good}")
+        log(state, phrase("{player} produces {count} {good}", player=name(state, seat),
+                          count=count, good=icon(good)))
 
 
 def _do_sacrifice(state, frame, seat, action):
@@ -462,7 +488,8 @@ def finish_sacrifice(state, frame):
     seat = frame["order"].pop(0)
     steps, given = frame["steps"], frame["given"]
     if given:
-        log(state, f"{name(state, seat)} sacrifices {', '.join(given)}: {steps} steps")
+        log(state, phrase("{player} sacrifices {goods}: {steps} steps", player=name(state, seat),
+                          goods=goods_list(given), steps=steps))
     frame["steps"], frame["given"] = 0, []
     if not frame["order"]:
         state["queue"].remove(frame)
@@ -477,7 +504,7 @@ def _do_summit(state, frame, seat, action):
     if frame["to_return"] == 0:
         frame["to_return"] = None
         frame["count"] -= 1
-        log(state, f"{name(state, seat)} returns cards at the summit")
+        log(state, phrase("{player} returns cards at the summit", player=name(state, seat)))
 
 
 _DO = {
@@ -500,13 +527,15 @@ def take_moon_tile(state: dict, seat: int, tile: str) -> None:
     state["moon_left"].remove(tile)
     player["moon"].append(tile)
     state["moon_taken"] += 1
-    log(state, f"{name(state, seat)} stays and takes the {tile} Moon Tile")
+    log(state, phrase("{player} stays and takes the {tile} Moon Tile", player=name(state, seat),
+                      tile=term(data.MOON_TILE_NAMES[tile])))
     if state["day"] == data.LAST_DAY:    # en: day 9, Moon Tile paid at once, kept
         pay_moon_tiles(state, seat, [tile])
     if state["moon_taken"] == data.MOON_TILES_PER_DAY and state["day_end"] is None:
         state["start"] = seat            # the Sun Tile: first player of the next day
         state["day_end"] = {"taker": seat, "remaining": seats_from(state, seat)[1:]}
-        log(state, f"{name(state, seat)} takes the Sun Tile: everyone else has one last turn")
+        log(state, phrase("{player} takes the Sun Tile: everyone else has one last turn",
+                          player=name(state, seat)))
 
 
 def pay_moon_tiles(state: dict, seat: int, tiles: list[str]) -> None:
@@ -535,7 +564,8 @@ def enter_district(state: dict, seat: int, d: str) -> None:
         units = state["bonus"][d]
         state["bonus"][d] = 0
         if d in data.TEMPLES:
-            log(state, f"{name(state, seat)} takes {units} temple stone(s)")
+            log(state, phrase("{player} takes {units} temple stone(s)", player=name(state, seat),
+                              units=units))
             advance(state, seat, units * data.STEPS_PER_STONE)
             queue.append({"k": "sacrifice", "temple": d, "order": seats_from(state, seat),
                           "given": [], "steps": 0})
@@ -573,9 +603,10 @@ def game_over(state: dict, reason: str) -> None:
     state["over"] = {"reason": reason}
     state["queue"] = []
     state["epoch"] += 1                  # every hand is shown at the end
-    log(state, {"rescue_priests": "All 15 Priests and Virgins are taken: Machu Picchu is saved",
-                "rescue_deck": "The Sacrifice Cards are exhausted: Machu Picchu is saved",
-                "conquest": "Day 9 is over: the Spanish conquer Machu Picchu"}[reason])
+    log(state, {
+        "rescue_priests": phrase("All 15 Priests and Virgins are taken: Machu Picchu is saved"),
+        "rescue_deck": phrase("The Sacrifice Cards are exhausted: Machu Picchu is saved"),
+        "conquest": phrase("Day 9 is over: the Spanish conquer Machu Picchu")}[reason])
 
 
 def end_turn(state: dict, frame: dict) -> None:
@@ -603,7 +634,7 @@ def end_turn(state: dict, frame: dict) -> None:
 def start_night(state: dict) -> None:
     state["day_end"] = None
     state["night"] = True
-    log(state, f"Night after day {state['day']}")
+    log(state, phrase("Night after day {day}", day=state["day"]))
     queue = state["queue"]
     order = seats_from(state, state["start"])
     for s in order:
@@ -645,7 +676,7 @@ def night_end(state: dict, frame: dict) -> None:
     state["moon_taken"] = 0
     state["used_today"] = []
     state["day"] += 1
-    log(state, f"Day {state['day']} begins")
+    log(state, phrase("Day {day} begins", day=state["day"]))
     start_turn(state, state["start"])
 
 

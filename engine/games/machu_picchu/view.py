@@ -2,14 +2,17 @@
 
 Why here: hidden information (Sacrifice Card faces, the deck order) must never leave the
 engine for another seat, so everything shown goes through ``view``; only the owner's cards
-are listed, other hands are counts, until the game is over.
+are listed, other hands are counts, until the game is over.  Labels and log lines are
+phrases (``engine.text``), not English sentences: the service shows them in each reader's
+language (issue 7); their English rendering is the ``label`` kept in the audit log.
 """
 from __future__ import annotations
 
-from . import data, rules, scoring
+from copy import deepcopy
 
-GOOD_NAMES = {"corn": "corn", "llama": "llama", "coca": "coca", "pottery": "pottery",
-              "cloth": "cloth"}
+from engine.text import Phrase, phrase, term
+
+from . import data, rules, scoring
 
 
 def card_face(cid: int) -> dict:
@@ -17,54 +20,74 @@ def card_face(cid: int) -> dict:
     return {"id": cid, "icons": list(card["icons"]), "gold": card["gold"]}
 
 
-def _cost(cost: dict) -> str:
-    return ", ".join(f"{k} {g}" for g, k in cost.items())
+def _cost(cost: dict) -> list[Phrase]:
+    """"1 cloth, 1 coca": a list argument, joined with ", " when shown."""
+    return [phrase("{n} {good}", n=k, good=rules.icon(g)) for g, k in cost.items()]
 
 
-def label(state: dict, seat: int, action: dict) -> str:
+def _kind(kind: str) -> Phrase:
+    """One "different good" of the Main Temple or the Sun Clock: corn counts as 3 corn."""
+    return term(data.CORN_KIND) if kind == "corn" else rules.icon(kind)
+
+
+def label(state: dict, seat: int, action: dict) -> Phrase:
+    """The action as a phrase (``engine.text``); its English rendering is the action's label."""
     t = action["type"]
-    dn = data.DISTRICT_NAMES
+    district = rules.district
     if t == "place_free":
-        return f"Place your free Inca on {dn[action['district']]}"
+        return phrase("Place your free Inca on {district}", district=district(action["district"]))
     if t == "move":
         here = state["players"][seat]["prince"]
+        to = district(action["to"])
         if here is None:
-            return f"Place your Prince on {dn[action['to']]}"
+            return phrase("Place your Prince on {district}", district=to)
         if action["to"] in data.ADJACENT[here]:
-            return f"Move to {dn[action['to']]}"
-        return f"Pay 1 llama and go to {dn[action['to']]}"
+            return phrase("Move to {district}", district=to)
+        return phrase("Pay 1 llama and go to {district}", district=to)
     if t == "stay":
-        return f"Stay and take the {action['tile']} Moon Tile"
+        return phrase("Stay and take the {tile} Moon Tile",
+                      tile=term(data.MOON_TILE_NAMES[action["tile"]]))
     if t == "place":
         hut = state["queue"][0]["district"]
-        return (f"Place an Inca on {dn[action['district']]} for "
-                f"{_cost(data.PLACEMENT[hut][action['district']])}")
+        return phrase("Place an Inca on {district} for {cost}",
+                      district=district(action["district"]),
+                      cost=_cost(data.PLACEMENT[hut][action["district"]]))
     if t == "take":
         p = data.PRIESTS[action["priest"]]
-        return f"Take a {p['name']} for {_cost(p['cost'])}"
+        return phrase("Take a {priest} for {cost}", priest=term(p["name"]), cost=_cost(p["cost"]))
+    good = action.get("good")
     if t == "market_add":
-        return f"Add 1 {action['good']} from the bank to the market"
+        return phrase("Add 1 {good} from the bank to the market", good=rules.icon(good))
     if t == "market_remove":
-        return f"Remove 1 {action['good']} from the market to the bank"
+        return phrase("Remove 1 {good} from the market to the bank", good=rules.icon(good))
     if t == "buy":
-        return f"Buy 1 {action['good']} for {rules.market_buy_price(state, action['good'])} corn"
+        return phrase("Buy 1 {good} for {price} corn", good=rules.icon(good),
+                      price=rules.market_buy_price(state, good))
     if t == "sell":
-        return f"Sell 1 {action['good']} for {rules.market_sell_price(state, action['good'])} corn"
+        return phrase("Sell 1 {good} for {price} corn", good=rules.icon(good),
+                      price=rules.market_sell_price(state, good))
     if t == "sun_clock":
-        return f"Send an Inca from {dn[action['from']]} to the Sun Clock"
+        return phrase("Send an Inca from {district} to the Sun Clock",
+                      district=district(action["from"]))
     if t == "sun_clock_goods":
-        return "Take " + ", ".join("3 corn" if g == "corn" else g for g in action["goods"])
+        return phrase("Take {goods}", goods=[_kind(g) for g in action["goods"]])
     if t == "produce":
-        good = data.PRODUCTION[state["queue"][0]["district"]]
-        return f"Produce {action['count']} {good} for {action['count']} corn"
+        made = data.PRODUCTION[state["queue"][0]["district"]]
+        return phrase("Produce {count} {good} for {count} corn", count=action["count"],
+                      good=rules.icon(made))
     if t == "sacrifice":
-        return "Sacrifice 3 corn" if action["good"] == "corn" else f"Sacrifice 1 {action['good']}"
+        if good == "corn":
+            return phrase("Sacrifice 3 corn")
+        return phrase("Sacrifice 1 {good}", good=rules.icon(good))
     if t == "return_card":
         card = data.CARDS[action["card"]]
-        return f"Return card {'+'.join(card['icons'])} (gold {card['gold']}) to the deck"
+        first, second = card["icons"]
+        return phrase("Return card {icons} (gold {gold}) to the deck",
+                      icons=phrase("{a}+{b}", a=rules.icon(first), b=rules.icon(second)),
+                      gold=card["gold"])
     if t == "done":
-        return "Done"
-    return t
+        return phrase("Done")
+    return phrase("{action}", action=t)
 
 
 def decision_key(state: dict, seat: int) -> str:
@@ -130,7 +153,7 @@ def view(state: dict, seat: int | None) -> dict:
         "priests_left": dict(state["priests_left"]),
         "deck_left": len(state["deck"]), "track_corn": state["track_corn"],
         "sun_clock": {s: c for s, c in enumerate(state["sun_clock"]) if c},
-        "log": list(state["log"][-10:]),
+        "log": deepcopy(state["log"][-10:]),      # phrases: shown in the reader's language
         "you": seat,
     }
     if frame and frame["k"] in ("produce", "sacrifice"):

@@ -2,6 +2,7 @@
 pools the test needs (the engine's own functions do all the rule work)."""
 from __future__ import annotations
 
+from engine.core import without_label
 from engine.games.inca_empire import GAME, board, rules
 from engine.games.inca_empire.cards import CARDS, ERA_CARDS
 
@@ -91,8 +92,7 @@ def legal_types(state: dict, seat: int) -> set[str]:
 
 
 def legal_of(state: dict, seat: int, type_: str) -> list[dict]:
-    return [{k: v for k, v in a.items() if k != "label"}
-            for a in GAME.legal_actions(state, seat) if a["type"] == type_]
+    return [without_label(a) for a in GAME.legal_actions(state, seat) if a["type"] == type_]
 
 
 def cards_where(**want) -> list[str]:

@@ -3,6 +3,7 @@ exactly the position a rule sentence talks about and then play real actions on i
 from __future__ import annotations
 
 from engine import canonical_json, get_game
+from engine.core import without_label
 from engine.games.machu_picchu import data
 
 GAME = get_game("machu_picchu")
@@ -46,7 +47,8 @@ def give_priest(state: dict, seat: int, kind: str, n: int = 1) -> None:
 
 
 def options(state: dict, seat: int) -> list[dict]:
-    return [{k: v for k, v in a.items() if k != "label"} for a in GAME.legal_actions(state, seat)]
+    """The legal actions without their display keys (``label``, the ``_say`` phrase)."""
+    return [without_label(a) for a in GAME.legal_actions(state, seat)]
 
 
 def phase(state: dict) -> str:
