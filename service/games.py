@@ -236,12 +236,18 @@ def play_bots(session: Session, loaded: Loaded, now: datetime) -> None:
 def record_move(session: Session, loaded: Loaded, kind: str, seat: int, chosen: dict,
                 actor: str, now: datetime, **extra) -> Event:
     """The one way any move (a player's, a bot's, a timeout's) enters the log: apply the
-    listed legal action to the working copy, then append it with its label for the audit."""
+    listed legal action to the working copy, then append it with its label for the audit.
+
+    The English label is what the audit shows; the engine's phrase (``say``, when it gives one)
+    lets a page or mail name the move in its reader's language later ("take back …", "the game
+    played … for them") without replaying to the state the action was listed in."""
     action = without_label(chosen)
     loaded.game.apply_in_place(loaded.state, seat, action)
-    event = store.append(session, loaded.row.id, loaded.seq + 1, loaded.head_hash, kind, {
-        "seat": seat, "action": action, "label": chosen.get("label", ""), **extra,
-    }, actor, now)
+    payload = {"seat": seat, "action": action, "label": chosen.get("label", ""), **extra}
+    if "_say" in chosen:
+        payload["say"] = chosen["_say"]
+    event = store.append(session, loaded.row.id, loaded.seq + 1, loaded.head_hash, kind,
+                         payload, actor, now)
     loaded.events.append(event)
     return event
 

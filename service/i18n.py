@@ -88,6 +88,14 @@ ACCEPTED = {"zh": "zh_Hans", "zh-cn": "zh_Hans", "zh-sg": "zh_Hans", "zh-hans": 
             "en": "en", "ja": "ja"}
 
 
+def page_language() -> str:
+    """The current page's (or mail's ``force_locale``) language as one of ``LOCALES``."""
+    from flask_babel import get_locale
+
+    found = str(get_locale() or "en")
+    return found if found in LOCALES else "en"
+
+
 def select_page_locale() -> str:
     """The page's language, first that applies:
 

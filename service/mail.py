@@ -15,9 +15,10 @@ from flask import render_template
 from sqlalchemy import select
 from sqlalchemy.orm import object_session
 
+from engine.text import phrase, term
 from service import mailkit
 from service.admin.notices import notice_for
-from service.i18n import translate
+from service.i18n import N_, translate
 from service.config import Settings
 from service.games import Loaded, thread_root
 from service.models import DeadlineRow, OutboxRow
@@ -91,7 +92,7 @@ MAIL_POLICY = MemoPolicy(header_factory=_Registry(), refold_source="none")
 
 
 def clock_lines(loaded: Loaded, row: OutboxRow, deadlines: dict | None = None,
-                zones: dict | None = None) -> dict:
+                zones: dict | None = None, language: str = "en") -> dict:
     """The deadline of the seat's open decision and what the last event was, if a timeout.
     Computed from rows fixed for that decision, so a re-sent mail says the same thing.
     ``deadlines``: ``deadlines_for`` of a delivery's rows, when the caller looked them up;
@@ -100,9 +101,11 @@ def clock_lines(loaded: Loaded, row: OutboxRow, deadlines: dict | None = None,
     last = loaded.events[-1]
     if last.kind == "TurnTimedOut":
         name = loaded.seats[last.payload["seat"]].name
-        lines["happened"] = f"{name}'s time ran out; the game played “{last.payload['label']}” for them."
+        lines["happened"] = phrase(
+            N_("{player}'s time ran out; the game played “{move}” for them."), player=name,
+            move=last.payload.get("say") or term(last.payload["label"]))
     if row.kind.startswith("reminder"):
-        lines["happened"] = "Reminder: your move is still open."
+        lines["happened"] = phrase(N_("Reminder: your move is still open."))
     if deadlines is None or row.seat not in deadlines:
         deadlines = deadlines_for(object_session(row), loaded, [row])
     due = deadlines.get(row.seat)
@@ -112,7 +115,8 @@ def clock_lines(loaded: Loaded, row: OutboxRow, deadlines: dict | None = None,
         if zone is None:
             session = object_session(row)
             zone = zone_of(session, loaded.row.id, row.seat) if session else "UTC"
-        lines["deadline"] = f"{format_due(due, zone)} ({describe_left(due, utc(row.created_at))})"
+        lines["deadline"] = (f"{format_due(due, zone, language)} "
+                             f"({describe_left(due, utc(row.created_at), language)})")
     return lines
 
 
@@ -167,7 +171,7 @@ def build_message(settings: Settings, loaded: Loaded, row: OutboxRow,
     context["intro"] = translate(language, KIND_INTRO.get(row.kind, ""))
     context["kind"] = row.kind
     context["notice"] = notice_for(loaded, row.kind, row.seat)
-    context.update(clock_lines(loaded, row, deadlines, zones))
+    context.update(clock_lines(loaded, row, deadlines, zones, language))
     extra = mailkit.extra_context(settings, loaded, row, language)
     context.update(extra)
     message = EmailMessage(policy=MAIL_POLICY)

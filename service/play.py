@@ -12,7 +12,7 @@ from service.admin.commands import undo_label, undo_move
 from service import timekeeping
 from service.app import services
 from service.games import StaleMove, is_fresh
-from service.i18n import said, shown
+from service.i18n import page_language, said
 from service.moves import load_for_secret, make_move, resolve_seat
 from service.presenter import seat_context
 from service.store import Conflict
@@ -28,7 +28,7 @@ def page(secret: str):
     with svc.db.reading() as session:
         loaded, seat = load_for_secret(session, svc, secret)
         zone = timekeeping.zone_of(session, loaded.row.id, seat)
-        clocks = timekeeping.table(session, loaded, svc.clock(), zone)
+        clocks = timekeeping.table(session, loaded, svc.clock(), zone, page_language())
         undo = undo_label(loaded, seat, session)  # no second replay (issue 9)
     context = seat_context(svc.settings, loaded, seat)
     context["undo"] = undo
@@ -63,7 +63,7 @@ def move(secret: str):
         return render_template("pages/error.html", title="Malformed move",
                                message="the form was incomplete; go back and try again"), 400
     try:
-        make_move(svc, secret, action, seq)
+        outcome = make_move(svc, secret, action, seq)
     except StaleMove as error:
         flash(str(error), "warning")
         return redirect(url_for("play.page", secret=secret), 303)
@@ -73,7 +73,9 @@ def move(secret: str):
     except IllegalAction as error:
         flash(gettext("Not done: %(error)s", error=error), "error")
         return redirect(url_for("play.page", secret=secret), 303)
-    flash(gettext("Done: %(move)s", move=said(shown(action), gettext)) if shown(action)
+    made = outcome.loaded.events.head.payload if outcome.loaded is not None else action
+    move = made.get("say") or made.get("label")  # the engine's phrase: the page's language
+    flash(gettext("Done: %(move)s", move=said(move, gettext)) if move
           else gettext("Done: your move was recorded"), "ok")
     return redirect(url_for("play.page", secret=secret), 303)
 

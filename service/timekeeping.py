@@ -396,22 +396,37 @@ class ClockView:
     reminders: list[str] = field(default_factory=list)
 
 
-def describe_left(due_at: datetime, now: datetime) -> str:
+# How long is left, in each language (issue 7): data, not branches.  English is the original
+# ("in 1 day 3 h"); Chinese and Japanese write the parts without spaces ("1天3小时后", "あと1日3時間").
+TIME_LEFT_WORDS = {
+    "en": {"now": "now", "day": "{n} day", "days": "{n} days", "h": "{n} h", "min": "{n} min",
+           "under_a_minute": "less than a minute", "left": "in {parts}", "join": " "},
+    "zh_Hans": {"now": "现在", "day": "{n}天", "days": "{n}天", "h": "{n}小时", "min": "{n}分钟",
+                "under_a_minute": "不到一分钟", "left": "{parts}后", "join": ""},
+    "ja": {"now": "今", "day": "{n}日", "days": "{n}日", "h": "{n}時間", "min": "{n}分",
+           "under_a_minute": "1分未満", "left": "あと{parts}", "join": ""},
+}
+# An absolute time where the player is, in each language's usual order (Babel patterns).
+DUE_PATTERNS = {"zh_Hans": "yyyy年M月d日 EEE HH:mm", "ja": "yyyy年M月d日(EEE) HH:mm"}
+
+
+def describe_left(due_at: datetime, now: datetime, language: str = "en") -> str:
     """"in 1 day 3 h" — coarse on purpose: mail is read hours after it is sent."""
+    words = TIME_LEFT_WORDS.get(language, TIME_LEFT_WORDS["en"])
     seconds = int((_aware(due_at) - now).total_seconds())
     if seconds <= 0:
-        return "now"
+        return words["now"]
     days, rest = divmod(seconds, 86400)
     hours, rest = divmod(rest, 3600)
     minutes = rest // 60
     parts = []
     if days:
-        parts.append(f"{days} day{'s' if days != 1 else ''}")
+        parts.append(words["day" if days == 1 else "days"].format(n=days))
     if hours:
-        parts.append(f"{hours} h")
+        parts.append(words["h"].format(n=hours))
     if not days and minutes:
-        parts.append(f"{minutes} min")
-    return "in " + " ".join(parts or ["less than a minute"])
+        parts.append(words["min"].format(n=minutes))
+    return words["left"].format(parts=words["join"].join(parts or [words["under_a_minute"]]))
 
 
 def zone_of(session: Session, game_id: str, seat: int | None) -> str:
@@ -422,15 +437,23 @@ def zone_of(session: Session, game_id: str, seat: int | None) -> str:
     return row.timezone if row is not None and row.timezone else "UTC"
 
 
-def format_due(moment: datetime, zone: str = "UTC") -> str:
-    """"Tue 01 Dec 2026 21:00 JST" — an absolute time where the player is."""
+def format_due(moment: datetime, zone: str = "UTC", language: str = "en") -> str:
+    """"Tue 01 Dec 2026 21:00 JST" — an absolute time where the player is (in Chinese or
+    Japanese: "2026年12月1日 周二 21:00 JST", "2026年12月1日(火) 21:00 JST")."""
     from zoneinfo import ZoneInfo
 
     local = _aware(moment).astimezone(ZoneInfo(zone))
-    return local.strftime("%a %d %b %Y %H:%M ") + (local.tzname() or zone)
+    name = local.tzname() or zone
+    pattern = DUE_PATTERNS.get(language)
+    if pattern is None:
+        return local.strftime("%a %d %b %Y %H:%M ") + name
+    from babel.dates import format_datetime
+
+    return f"{format_datetime(local, pattern, tzinfo=local.tzinfo, locale=language)} {name}"
 
 
-def table(session: Session, loaded, now: datetime, zone: str = "UTC") -> list[dict]:
+def table(session: Session, loaded, now: datetime, zone: str = "UTC",
+          language: str = "en") -> list[dict]:
     """Every seat's clock as the play page shows it (all public: deadlines and vacations)."""
     settings = clock_of(loaded.first.payload)
     rows = {c.seat: c for c in session.scalars(
@@ -447,8 +470,8 @@ def table(session: Session, loaded, now: datetime, zone: str = "UTC") -> list[di
                 clock, settings, loaded.first.recorded_at, now).total_seconds() / 86400, 1)
             if clock.due_at is not None:
                 due = _aware(clock.due_at)
-                entry["due"] = format_due(due, zone)
-                entry["due_in"] = describe_left(due, now)
+                entry["due"] = format_due(due, zone, language)
+                entry["due_in"] = describe_left(due, now, language)
         result.append(entry)
     return result
 

@@ -370,9 +370,12 @@ def import_game(session: Session, data, now: datetime) -> str:
     return game_id
 
 
-def undo_label(loaded: Loaded, seat: int, session: Session | None = None) -> str | None:
-    """For the play page: the label of the seat's own move it may still take back, if any.
+def undo_label(loaded: Loaded, seat: int, session: Session | None = None) -> str | dict | None:
+    """For the play page: the move the seat may still take back, if any: its phrase (shown in
+    the page's language with ``| tr``), else its English label.
     ``session``: the page's open session, for the rare case ``undoable_move`` must load the
     state before the move (without one it replays)."""
     move, _ = undoable_move(loaded, seat, session)
-    return (move.payload.get("label") or "your last move") if move is not None else None
+    if move is None:
+        return None
+    return move.payload.get("say") or move.payload.get("label") or N_("your last move")

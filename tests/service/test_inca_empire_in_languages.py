@@ -220,8 +220,6 @@ def test_a_reply_naming_a_translated_label_makes_that_move(app, client, new_game
     assert made[-1] == {"type": "terrace", "card": wanted["card"]}
 
 
-@pytest.mark.xfail(strict=True, reason="service.admin.commands.undo_label shows the English label "
-                   "recorded in the MoveMade event; the page would need the move's phrase")
 def test_the_take_back_button_names_the_move_in_the_players_language(app, client, new_game, smtp):
     data, secrets = new_game(game="inca_empire", players=3)
     choose_languages(app, data, {0: "zh_Hans"})

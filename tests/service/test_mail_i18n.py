@@ -50,7 +50,8 @@ def test_every_text_is_translated_and_the_mo_is_current(language):
     assert {k: v for k, v in translated.items() if k in wanted} == {k: mo.get(k) for k in wanted}, \
         "messages.mo is stale: run pybabel compile -d translations"
     for message_id, text in translated.items():  # placeholders survive translation
-        assert set(re.findall(r"%\(\w+\)s", message_id)) == set(re.findall(r"%\(\w+\)s", text))
+        for field in (r"%\(\w+\)s", r"\{\w+\}"):  # gettext's and engine.text phrases'
+            assert set(re.findall(field, message_id)) == set(re.findall(field, text)), message_id
 
 
 def english_texts() -> list[str]:
