@@ -22,12 +22,25 @@ import json
 import random
 from typing import Any, Iterable, Protocol, runtime_checkable
 
+from engine.text import phrase, render, term
+
 State = dict[str, Any]
 Action = dict[str, Any]
 
 
 class IllegalAction(ValueError):
-    """A move the rules do not allow now; the message is shown to the player as it is."""
+    """A move the rules do not allow now.
+
+    Made from a phrase (``engine.text``) or a plain text: ``str(error)`` is always the English
+    message (the JSON API and the audit log keep it), and ``error.say`` is what a reader is
+    shown, translated by the service into their language -- the phrase, else the text itself
+    (a catalog msgid when it was marked)."""
+
+    def __init__(self, message: Any, say: Any = None):
+        if type(message) is dict:
+            message, say = render(message), message
+        super().__init__(message)
+        self.say = message if say is None else say
 
 
 @runtime_checkable
@@ -72,9 +85,9 @@ class GameBase:
 
     def check_player_count(self, players: list[str]) -> None:
         if not self.min_players <= len(players) <= self.max_players:
-            raise IllegalAction(
-                f"{self.title} needs {self.min_players}–{self.max_players} players, "
-                f"not {len(players)}")
+            raise IllegalAction(phrase("{game} needs {low}–{high} players, not {count}",
+                                       game=term(self.title), low=self.min_players,
+                                       high=self.max_players, count=len(players)))
 
     def apply(self, state: State, seat: int, action: Action) -> State:
         work = clone(state)
@@ -103,12 +116,17 @@ def without_label(action: Action) -> Action:
 def find_legal(legal: Iterable[Action], action: Any) -> Action:
     """Return the listed legal action equal to ``action`` or raise ``IllegalAction``."""
     if not isinstance(action, dict):
-        raise IllegalAction("an action must be a JSON object")
+        raise IllegalAction(phrase("an action must be a JSON object"))
     wanted = without_label(action)
     for candidate in legal:
         if without_label(candidate) == wanted:
             return candidate
-    raise IllegalAction(f"not a legal action now: {canonical_json(wanted)}")
+    raise IllegalAction(not_legal(canonical_json(wanted)))
+
+
+def not_legal(shown: str) -> dict:
+    """The refusal of an action that is not listed; ``shown`` is the action as sent."""
+    return phrase("not a legal action now: {action}", action=shown)
 
 
 def rng(seed: int, *keys: Any) -> random.Random:

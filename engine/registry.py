@@ -8,6 +8,7 @@ import importlib
 from collections.abc import Iterator, Mapping
 
 from engine.core import Game, IllegalAction
+from engine.text import phrase
 
 _MODULES = {
     "incan_gold": "engine.games.incan_gold",
@@ -38,5 +39,6 @@ GAMES: Mapping[str, Game] = _Registry(_MODULES)
 
 def get_game(name: str) -> Game:
     if not isinstance(name, str) or name not in GAMES:
-        raise IllegalAction(f"unknown game {name!r}; known: {', '.join(sorted(GAMES))}")
+        raise IllegalAction(phrase("unknown game {name}; known: {known}", name=repr(name),
+                                    known=", ".join(sorted(GAMES))))
     return GAMES[name]

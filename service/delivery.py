@@ -15,7 +15,11 @@ Since then the web process hands one commit's rows to one ``chasqui.deliver_many
 (``deliver_many`` here: every row of the batch is the task's own, one transaction, one replay
 per (game, seq)); ``deliver`` serves the sweep, the embedded default and older queued tasks.
 A worker killed mid-batch leaves the whole batch pending: its unacknowledged task comes back
-when the broker's visibility time-out ends, and the sweep sends the rows sooner."""
+when the broker's visibility time-out ends, and the sweep sends the rows sooner.
+
+Round 2 of issue 9: with an SMTP relay a batch renders its next mail while the relay answers
+the previous one (``_Sends``); the wire still carries one mail at a time, in order, and each
+row is marked from its own send's answer only."""
 from __future__ import annotations
 
 import logging
@@ -108,27 +112,96 @@ def send_and_record(transport, session, row, message, now: datetime,
     on a temporary failure retried with backoff until MAX_ATTEMPTS, then failed.  A row sent
     along with another row's delivery (``own_attempt=False``) is left untouched by a temporary
     failure: its own task tries it and counts it."""
+    return record(row, attempt(transport, message, session, now), now, own_attempt)
+
+
+def attempt(transport, message, session, now: datetime) -> Exception | None:
+    """Hand one message to the transport: None when the relay took it, else the
+    ``PermanentFailure`` or ``TemporaryFailure`` it met (anything else propagates)."""
     try:
         transport.send(message, session, now)
-    except PermanentFailure as error:
+    except (PermanentFailure, TemporaryFailure) as error:
+        return error
+    return None
+
+
+def record(row, outcome: Exception | None, now: datetime, own_attempt: bool = True) -> str:
+    """Write one send's ``attempt`` outcome on its row (see ``send_and_record``)."""
+    if isinstance(outcome, PermanentFailure):
         row.attempts += 1
-        row.status, row.last_error = "bounced", str(error)[:2000]
-        log.warning("%s %s bounced: %s", type(row).__name__, row.id, error)
-    except TemporaryFailure as error:
+        row.status, row.last_error = "bounced", str(outcome)[:2000]
+        log.warning("%s %s bounced: %s", type(row).__name__, row.id, outcome)
+    elif isinstance(outcome, TemporaryFailure):
         if not own_attempt:
-            log.info("%s %s left to its own task: %s", type(row).__name__, row.id, error)
+            log.info("%s %s left to its own task: %s", type(row).__name__, row.id, outcome)
             return "pending"
         row.attempts += 1
-        row.last_error = str(error)[:2000]
+        row.last_error = str(outcome)[:2000]
         if row.attempts >= MAX_ATTEMPTS:
             row.status = "failed"
         else:
             row.next_attempt_at = now + backoff(row.attempts)
-        log.info("%s %s will be retried: %s", type(row).__name__, row.id, error)
+        log.info("%s %s will be retried: %s", type(row).__name__, row.id, outcome)
     else:
         row.attempts += 1
         row.status, row.sent_at, row.last_error = "sent", now, None
     return row.status
+
+
+class _Sends:
+    """A batch's sends, each overlapped with building the next message when the transport
+    allows it (``SmtpTransport.overlapping``: thread-safe, no session): while the relay
+    answers one mail's four SMTP round trips, the worker renders the next.  Still one mail
+    at a time on the wire, in order, and a row is recorded only from its own send's outcome:
+    ``submit`` first waits for the previous send and records it, so a temporary failure
+    still stops the batch before the next mail goes out."""
+
+    def __init__(self, transport, session, now: datetime):
+        self.transport, self.session, self.now = transport, session, now
+        self.overlapping = bool(getattr(transport, "overlapping", False))
+        self.in_flight = None  # (row, future)
+
+    def submit(self, row, message) -> list[tuple]:
+        """Send ``message`` for ``row``.  Returns the sends recorded meanwhile, as (row,
+        status): the previous one's, and this one's when not overlapping.  When the last of
+        them is "pending" (the relay is unwell), ``message`` was not sent."""
+        done = self.finish()
+        if done and done[-1][1] == "pending":
+            return done
+        if not self.overlapping:
+            return done + [(row, send_and_record(self.transport, self.session, row, message,
+                                                 self.now))]
+        self.in_flight = (row, _sender().submit(attempt, self.transport, message, None,
+                                                self.now))
+        return done
+
+    def finish(self) -> list[tuple]:
+        """Wait for the send in flight and record it: [(row, status)], or [] if none."""
+        if self.in_flight is None:
+            return []
+        row, future = self.in_flight
+        self.in_flight = None
+        return [(row, record(row, future.result(), self.now))]
+
+    def wait_quietly(self) -> None:
+        """Leaving early (an error): let the send in flight end, record nothing (the
+        transaction is not committed, so the row stays pending and is sent again)."""
+        if self.in_flight is not None:
+            self.in_flight[1].exception()
+            self.in_flight = None
+
+
+_SENDER = None
+
+
+def _sender():
+    """One thread per process that talks to the relay (made on first use, so after a fork)."""
+    global _SENDER
+    if _SENDER is None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        _SENDER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chasqui-smtp")
+    return _SENDER
 
 
 def deliver_many(db: Database, settings, outbox_ids, now: datetime,
@@ -144,7 +217,9 @@ def deliver_many(db: Database, settings, outbox_ids, now: datetime,
     same Message-ID) by the sweep.  A temporary failure is counted on the row that met it and
     ends the batch: the relay is unwell, and the rows not tried stay pending, untouched, for
     the sweep.  A row whose message cannot be built is logged and left pending (the others
-    still go)."""
+    still go).  The sends overlap the building of the next message when the transport allows
+    it (``_Sends``); nothing else changes: the next mail goes out only after the previous
+    one's answer was recorded."""
     transport = transport or transport_for(settings)
     ids = sorted({int(i) for i in outbox_ids})
     statuses = {i: "locked-or-missing" for i in ids}
@@ -178,22 +253,34 @@ def deliver_many(db: Database, settings, outbox_ids, now: datetime,
         # After the loads: their seat rows are in the session, so this reads no seat again.
         zones: dict = {}
         languages = mailkit.languages_for(session, owed, zones)
-        tried: set[int] = set()
-        for key, (loaded, deadlines) in games.items():
-            for row in groups[key]:
-                tried.add(row.id)
-                try:
-                    message = build_message(settings, loaded, row, languages.get(row.id),
-                                            deadlines, zones)
-                except Exception:  # noqa: BLE001 - a bug in one mail must not stop the rest
-                    log.exception("outbox %s left pending: its message could not be built",
-                                  row.id)
-                    continue
-                statuses[row.id] = send_and_record(transport, session, row, message, now)
-                if statuses[row.id] == "pending":
+        recorded: set[int] = set()
+        sends = _Sends(transport, session, now)
+
+        def unwell(done: list[tuple]) -> bool:
+            for row, status in done:
+                statuses[row.id] = status
+                recorded.add(row.id)
+                if status == "pending":
                     log.info("the relay is unwell: outbox %s left to the sweep",
-                             [r.id for r in owed if r.id not in tried])
-                    return statuses
+                             [r.id for r in owed if r.id not in recorded])
+                    return True
+            return False
+
+        try:
+            for key, (loaded, deadlines) in games.items():
+                for row in groups[key]:
+                    try:
+                        message = build_message(settings, loaded, row,
+                                                languages.get(row.id), deadlines, zones)
+                    except Exception:  # noqa: BLE001 - a bug in one mail must not stop the rest
+                        log.exception("outbox %s left pending: its message could not be built",
+                                      row.id)
+                        continue
+                    if unwell(sends.submit(row, message)):
+                        return statuses
+            unwell(sends.finish())
+        finally:
+            sends.wait_quietly()
     return statuses
 
 

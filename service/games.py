@@ -15,11 +15,11 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from engine import Game, IllegalAction, find_legal, get_game
 from engine.core import without_label
-from service import preferences, store, timekeeping
+from service import move_writes, preferences, snapshots, store, timekeeping
 from service.history import INFO_EVENTS, created
 from service.models import GameRow, MailPreferenceRow, OutboxRow, SeatRow
-from service import snapshots  # issue 9: the replay cache
 from service.store import Event, EventLog
+from service.tokens import new_game_id
 
 
 class NotFound(LookupError):
@@ -157,7 +157,7 @@ def create_game(session: Session, name: str, players: list[dict], seed: int | No
         raise IllegalAction("seed must be an integer")
     names = [p["name"] for p in players]
     state = game.setup(names, seed, options)  # raises IllegalAction on a bad count or option
-    game_id = secrets.token_urlsafe(9)
+    game_id = new_game_id()
     session.add(GameRow(id=game_id, game=name, status="active", created_at=now,
                         updated_at=now, head_seq=1))
     seats = [SeatRow(game_id=game_id, seat=i, name=p["name"], email=p["email"],
@@ -305,13 +305,15 @@ def _queue_mail(session: Session, loaded: Loaded, actor_seat: int | None, now: d
     This runs on every event, so it writes with Core statements, not through the ORM's unit
     of work (which cost more than the rest of a move): one UPDATE of the game row, one
     (batched) UPDATE of the seats newly notified, one INSERT … RETURNING of the outbox rows,
-    and the clocks' (``timekeeping.update_clocks``).  A caller's pending ORM changes are
+    and the clocks' (``timekeeping.update_clocks``).  On PostgreSQL all of these are one
+    statement (``move_writes``).  A caller's pending ORM changes are
     flushed first; the game and seat objects take the new values as their loaded state.
     ``clocks``/``modes``: the game's clocks and turn-mail modes when the caller has read them
     (``submit_move``)."""
     session.flush()
     game, state, row = loaded.game, loaded.state, loaded.row
     seq = loaded.seq
+    writes = move_writes.Writes(row.id) if move_writes.supported(session) else None
     result = game.outcome(state)
     status = row.status
     outbox: list[dict] = []
@@ -336,7 +338,12 @@ def _queue_mail(session: Session, loaded: Loaded, actor_seat: int | None, now: d
         s: game.decision_key(state, s) for s in game.to_act(state)}
     timekeeping.update_clocks(session, row.id, timekeeping.clock_of(loaded.first.payload),
                               decisions, now, finished=result is not None or status != "active",
-                              mover=actor_seat, clocks=clocks)
+                              mover=actor_seat, clocks=clocks, writes=writes)
+    if writes is not None:  # PostgreSQL: everything above and below in one statement
+        writes.notified = [(seat_row, key, seq) for seat_row, key in notified]
+        writes.game = (row, status, seq, now)
+        writes.outbox = outbox
+        return writes.execute(session)
     if notified:
         session.execute(_NOTIFY_SEAT, [{"key_game": row.id, "key_seat": seat_row.seat,
                                         "notified_key": key, "decision_seq": seq}

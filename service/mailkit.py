@@ -148,18 +148,31 @@ def _bound_gettext(translations):
 
 
 def links(settings, loaded, seat: int | None, address: str) -> dict:
-    from service.spectate import spectate_token
-
     base = settings.base_url
     out = {
-        "my_games_url": f"{base}/me/{preferences.address_token(settings.secret_key, address)}",
-        "spectate_url": f"{base}/watch/{spectate_token(settings.secret_key, loaded.row.id)}",
+        "my_games_url": f"{base}/me/{_address_token(settings.secret_key, address)}",
+        "spectate_url": f"{base}/watch/{_spectate_token(settings.secret_key, loaded.row.id)}",
         "unsubscribe_url": None,
     }
     if seat is not None:
         token = preferences.unsubscribe_token(settings.secret_key, loaded.row.id, seat, address)
         out["unsubscribe_url"] = f"{base}/unsubscribe/{token}"
     return out
+
+
+# The "my games" and spectator tokens are signed without a timestamp, so they are pure
+# functions of (key, address) and (key, game): one event's mails share the game's, a player's
+# mails share the address's, and each signature costs tens of microseconds (issue 9).
+@lru_cache(maxsize=4096)
+def _address_token(secret_key: str, address: str) -> str:
+    return preferences.address_token(secret_key, address)
+
+
+@lru_cache(maxsize=1024)
+def _spectate_token(secret_key: str, game_id: str) -> str:
+    from service.spectate import spectate_token
+
+    return spectate_token(secret_key, game_id)
 
 
 def extra_context(settings, loaded, row, language: str) -> dict:

@@ -22,6 +22,7 @@ from engine import IllegalAction, clone
 from engine.core import without_label
 from service import store
 from service.app import services
+from service.errors import told
 from service.games import StaleMove, _queue_mail, load, record_move, submit_move
 from service.moves import load_for_secret, resolve_seat
 from service.presenter import seat_context
@@ -84,7 +85,7 @@ def plan(secret: str):
             raise IllegalAction("it is not your turn to act")
         shown, actions, closed = preview(loaded.game, loaded.state, seat, steps)
     except IllegalAction as error:
-        flash(gettext("Not done: %(error)s", error=error), "error")
+        flash(gettext("Not done: %(error)s", error=told(error)), "error")
         return redirect(url_for("play.page", secret=secret), 303)
     context.update(
         view=loaded.game.view(shown, seat), planned=actions, steps=steps, closed=closed,
@@ -115,9 +116,9 @@ def confirm(secret: str):
                                       svc.clock(), svc.settings.mail_domain)
                 seq, outbox = outcome.seq, outbox + outcome.outbox_ids
     except StaleMove as error:
-        flash(str(error), "warning")
+        flash(told(error), "warning")
     except (IllegalAction, store.Conflict) as error:
-        flash(gettext("Not done (no step was made): %(error)s", error=error), "error")
+        flash(gettext("Not done (no step was made): %(error)s", error=told(error)), "error")
     else:
         svc.dispatch(outbox)
         flash(gettext("Done: %(n)s steps in one go", n=len(actions)), "ok")
@@ -146,7 +147,7 @@ def standing(secret: str):
             ids = _queue_mail(session, loaded, seat, svc.clock(), svc.settings.mail_domain)
         svc.dispatch(ids)
     except (IllegalAction, store.Conflict) as error:
-        flash(gettext("Not done: %(error)s", error=error), "error")
+        flash(gettext("Not done: %(error)s", error=told(error)), "error")
     else:
         flash(gettext("Standing orders saved."), "ok")
     return redirect(url_for("play.page", secret=secret), 303)

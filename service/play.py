@@ -11,6 +11,7 @@ from engine import IllegalAction
 from service.admin.commands import undo_label, undo_move
 from service import timekeeping
 from service.app import services
+from service.errors import told
 from service.games import StaleMove, is_fresh
 from service.i18n import page_language, said
 from service.moves import load_for_secret, make_move, resolve_seat
@@ -65,13 +66,13 @@ def move(secret: str):
     try:
         outcome = make_move(svc, secret, action, seq)
     except StaleMove as error:
-        flash(str(error), "warning")
+        flash(told(error), "warning")
         return redirect(url_for("play.page", secret=secret), 303)
     except Conflict as error:
-        flash(str(error), "warning")
+        flash(told(error), "warning")
         return redirect(url_for("play.page", secret=secret), 303)
     except IllegalAction as error:
-        flash(gettext("Not done: %(error)s", error=error), "error")
+        flash(gettext("Not done: %(error)s", error=told(error)), "error")
         return redirect(url_for("play.page", secret=secret), 303)
     made = outcome.loaded.events.head.payload if outcome.loaded is not None else action
     move = made.get("say") or made.get("label")  # the engine's phrase: the page's language
@@ -95,10 +96,10 @@ def undo(secret: str):
             game_id, seat = resolve_seat(session, svc.settings.secret_key, secret)
             outcome = undo_move(session, game_id, seat, seq, svc.clock(), svc.settings.mail_domain)
     except Conflict as error:  # StaleMove too
-        flash(str(error), "warning")
+        flash(told(error), "warning")
         return redirect(url_for("play.page", secret=secret), 303)
     except IllegalAction as error:
-        flash(gettext("Not done: %(error)s", error=error), "error")
+        flash(gettext("Not done: %(error)s", error=told(error)), "error")
         return redirect(url_for("play.page", secret=secret), 303)
     svc.dispatch(outcome.outbox_ids)
     flash(gettext("Done: your move was taken back; choose again."), "ok")

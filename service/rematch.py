@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from engine import IllegalAction
 from service import preferences
+from service.errors import told
 from service.games import Outcome, create_game, load
 from service.models import RematchRow, SeatRow
 from service.tokens import make_secret
@@ -71,7 +72,7 @@ def create(secret: str):
         except IntegrityError:
             continue
         except IllegalAction as error:
-            flash(gettext("Not done: %(error)s", error=error), "error")
+            flash(gettext("Not done: %(error)s", error=told(error)), "error")
             return redirect(url_for("play.page", secret=secret), 303)
     else:
         flash(gettext("Not done: try again"), "error")

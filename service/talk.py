@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from engine import IllegalAction
 from service import preferences, store
+from service.errors import told
 from service.games import _outbox, load
 from service.models import EventRow, SeatRow
 
@@ -105,7 +106,7 @@ def post(secret: str):
             _seq, ids = post_message(session, game_id, seat, request.form.get("text", ""),
                                      svc.clock(), svc.settings.mail_domain, f"seat:{seat}")
     except (IllegalAction, store.Conflict) as error:
-        flash(gettext("Not sent: %(error)s", error=error), "error")
+        flash(gettext("Not sent: %(error)s", error=told(error)), "error")
         return redirect(url_for("play.page", secret=secret), 303)
     svc.dispatch(ids)
     flash(gettext("Sent to the table."), "ok")

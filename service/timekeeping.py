@@ -177,7 +177,7 @@ def read_clocks(session: Session, game_id: str) -> dict[int, Clock]:
 
 def update_clocks(session: Session, game_id: str, settings: ClockSettings, decisions: dict[int, str],
                   now: datetime, finished: bool, mover: int | None = None,
-                  clocks: dict[int, Clock] | None = None) -> None:
+                  clocks: dict[int, Clock] | None = None, writes=None) -> None:
     """Close clocks whose decision ended, open clocks for new decisions.
 
     ``decisions`` maps each seat that must act to its engine ``decision_key``; ``mover`` is
@@ -186,15 +186,23 @@ def update_clocks(session: Session, game_id: str, settings: ClockSettings, decis
     save the query.  Writes: one UPDATE cancelling the deadlines of every closing seat (before
     any clock changes), one UPDATE for every changed clock, one INSERT for new clocks and one
     for new deadlines; ``SeatClockRow`` objects of the game already in the session are kept in
-    step without being marked changed."""
-    session.flush()  # a caller's pending ORM changes go first, as an autoflush would have
+    step without being marked changed.
+
+    ``writes`` (a ``service.move_writes.Writes``, PostgreSQL only): the cancel, the clock rows
+    and the deadlines are added to it instead of being executed, so that the caller writes
+    them together with its own rows in one statement (and keeps the session's objects in step
+    after it ran)."""
+    if writes is None:
+        session.flush()  # a caller's pending ORM changes go first, as an autoflush would have
     if clocks is None:
         clocks = read_clocks(session, game_id)
     before = {seat: clock.values() for seat, clock in clocks.items()}
     deadlines: list[dict] = []
     closing = [clock for seat, clock in clocks.items() if clock.decision_key is not None
                and (finished or decisions.get(seat) != clock.decision_key)]
-    if closing:  # every closing seat's deadlines in one UPDATE, before any row changes
+    if closing and writes is not None:
+        writes.cancel_seats.extend(clock.seat for clock in closing)
+    elif closing:  # every closing seat's deadlines in one UPDATE, before any row changes
         _cancel_seats(session, game_id, [clock.seat for clock in closing], kinds=None)
     if mover is not None and mover in clocks and clocks[mover].vacation_since is not None:
         end_vacation(session, clocks[mover], settings, now, resume=False)
@@ -211,6 +219,9 @@ def update_clocks(session: Session, game_id: str, settings: ClockSettings, decis
                 clock = clocks[seat] = Clock(game_id, seat)
             if clock.decision_key != key:
                 _open(session, clock, settings, key, now, deadlines)
+    if writes is not None:
+        writes.clocks(clocks, before, deadlines)
+        return
     _write_clocks(session, game_id, clocks, before, deadlines)
 
 
@@ -289,6 +300,11 @@ def _cancel_seats(session: Session, game_id: str, seats: list[int], kinds: set[s
     else:
         session.execute(_CANCEL_KINDS, {"key_game": game_id, "key_seats": list(seats),
                                         "key_kinds": sorted(kinds)})
+    sync_cancelled(session, game_id, seats, kinds)
+
+
+def sync_cancelled(session: Session, game_id: str, seats: list[int], kinds: set[str] | None) -> None:
+    """``DeadlineRow`` objects in the session that a cancel matched take the new status."""
     for obj in list(session.identity_map.values()) if session.identity_map else ():
         if (isinstance(obj, DeadlineRow) and obj.__dict__.get("status") == "pending"
                 and obj.__dict__.get("game_id") == game_id and obj.__dict__.get("seat") in seats

@@ -6,24 +6,47 @@ forgery without a database hit; the nonce, stored on the seat, makes every link 
 always gets the same secret, so a re-sent mail is byte-identical to the first."""
 from __future__ import annotations
 
+import functools
 import hmac
+import secrets
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
 SALT = "chasqui-seat-v1"
 
 
+@functools.lru_cache(maxsize=8)
+def _serializer(secret_key: str) -> URLSafeSerializer:
+    """One per service key: building it derives the signing key, which every request paid."""
+    return URLSafeSerializer(secret_key, salt=SALT)
+
+
 class BadSecret(Exception):
     """Forged, malformed or revoked: the caller answers 403 and changes nothing."""
 
 
+@functools.lru_cache(maxsize=4096)
 def make_secret(secret_key: str, game_id: str, seat: int, nonce: str) -> str:
-    return URLSafeSerializer(secret_key, salt=SALT).dumps([game_id, seat, nonce])
+    """The same arguments always sign to the same text (see above), so a page or answer that
+    shows a seat's link again reuses it."""
+    return _serializer(secret_key).dumps([game_id, seat, nonce])
 
 
 def read_secret(secret_key: str, secret: str) -> tuple[str, int, str]:
+    """(game_id, seat, nonce) of a secret whose signature is the service's.
+
+    A verified secret is remembered (a bounded LRU keyed by the key and the whole text), so a
+    player's next moves skip the HMAC and the decode.  Only what verified is kept (``lru_cache``
+    stores no exception): a forged, mistyped or malformed text is checked, and refused, every
+    time.  The signature is not the whole check: the caller still compares the nonce with the
+    seat's current one on every request, so a revoked link is refused as before."""
+    return _verified(secret_key, secret)
+
+
+@functools.lru_cache(maxsize=4096)
+def _verified(secret_key: str, secret: str) -> tuple[str, int, str]:
     try:
-        data = URLSafeSerializer(secret_key, salt=SALT).loads(secret)
+        data = _serializer(secret_key).loads(secret)
     except BadSignature:
         raise BadSecret("this link is not valid (forged or mistyped)") from None
     if (not isinstance(data, list) or len(data) != 3 or not isinstance(data[0], str)
@@ -34,3 +57,12 @@ def read_secret(secret_key: str, secret: str) -> tuple[str, int, str]:
 
 def nonce_matches(stored: str, presented: str) -> bool:
     return hmac.compare_digest(stored.encode(), presented.encode())
+
+
+def new_game_id() -> str:
+    """Twelve URL-safe characters that never start with "-": an id is typed on command lines
+    (``flask chasqui verify <id>``), where a leading "-" reads as an option (1 id in 64)."""
+    while True:
+        candidate = secrets.token_urlsafe(9)
+        if not candidate.startswith("-"):
+            return candidate

@@ -24,7 +24,12 @@ class PermanentFailure(Exception):
 class SmtpTransport:
     """SMTP with one connection kept open between messages (a worker sends many in a row;
     a new connection per mail costs a quarter of the delivery time).  A connection the server
-    dropped is re-opened once; any failure closes it, so the next mail starts clean."""
+    dropped is re-opened once; any failure closes it, so the next mail starts clean.
+
+    ``overlapping``: sends are serialised by a lock and need no database session, so a batch
+    may hand them to a thread and build its next mail meanwhile (``delivery._Sends``)."""
+
+    overlapping = True
 
     def __init__(self, url: str, timeout: float = 20.0):
         parts = urlparse(url)

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from engine import IllegalAction
 from service import store, timekeeping
 from service.app import services
+from service.errors import told
 from service.games import Loaded, _outbox, load
 from service.models import SeatClockRow
 from service.moves import resolve_seat
@@ -80,7 +81,7 @@ def switch(secret: str):
     except BadSecret:
         raise
     except (IllegalAction, store.Conflict) as error:
-        flash(gettext("Not done: %(error)s", error=error), "error")
+        flash(gettext("Not done: %(error)s", error=told(error)), "error")
     else:
         flash(gettext("Vacation is on: your clock is stopped.") if turn_on
               else gettext("Welcome back: your clock runs again."), "ok")

@@ -4,11 +4,18 @@ from __future__ import annotations
 
 from email_validator import EmailNotValidError, validate_email
 
+from engine.text import phrase, render
+
 MAX_ADDRESS = 254
 
 
 class BadAddress(ValueError):
-    """Not a usable mail address; the message says why."""
+    """Not a usable mail address; the message says why (``str``: English; ``say``: the
+    phrase a page shows in its reader's language)."""
+
+    def __init__(self, message):
+        super().__init__(render(message))
+        self.say = message
 
 
 def normalise(raw: str | None) -> str:
@@ -17,11 +24,12 @@ def normalise(raw: str | None) -> str:
     accounts by typing ``Ana@`` and ``ana@``)."""
     text = (raw or "").strip()
     if not text:
-        raise BadAddress("give a mail address")
+        raise BadAddress(phrase("give a mail address"))
     if len(text) > MAX_ADDRESS or any(c in text for c in "\r\n"):
-        raise BadAddress(f"{text[:60]!r} is not a valid mail address")
+        raise BadAddress(phrase("{address} is not a valid mail address", address=repr(text[:60])))
     try:
         valid = validate_email(text, check_deliverability=False)
     except EmailNotValidError as error:
-        raise BadAddress(f"{text[:60]!r} is not a valid mail address: {error}") from None
+        raise BadAddress(phrase("{address} is not a valid mail address: {error}",
+                                address=repr(text[:60]), error=str(error))) from None
     return valid.normalized.lower()

@@ -8,6 +8,7 @@ from flask import Blueprint, g, render_template, request
 from service.accounts import invitations, mailer
 from service.accounts.invitations import InvitationError
 from service.app import limiter, services
+from service.errors import told
 from service.models import PendingGameRow
 
 bp = Blueprint("invitation", __name__, url_prefix="/invite")
@@ -17,7 +18,7 @@ ANSWER_LIMIT = "30 per minute"
 
 @bp.errorhandler(InvitationError)
 def _refused(error: InvitationError):
-    return render_template("pages/error.html", title="Invitation", message=str(error)), error.status
+    return render_template("pages/error.html", title="Invitation", message=told(error)), error.status
 
 
 @bp.get("/<token>")

@@ -23,10 +23,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine import IllegalAction, get_game
+from engine.text import phrase, render, term
 from service import games, preferences, timekeeping
 from service.accounts import addresses, admin_link, mailer, quotas
+from service.i18n import N_
 from service.models import AccountRow, InvitationBlockRow, InvitationRow, PendingGameRow
 from service.store import utc
+from service.tokens import new_game_id
 
 LIFETIME = timedelta(days=7)
 JOIN_LIFETIME = timedelta(days=1)
@@ -42,11 +45,14 @@ MAX_NAME = 80
 
 
 class InvitationError(Exception):
-    """Refused; nothing was changed.  ``status`` is the HTTP answer."""
+    """Refused; nothing was changed.  ``status`` is the HTTP answer.  ``message`` is a
+    catalog text or a phrase (``engine.text``): ``str(error)`` is its English (the JSON
+    answers keep it), ``error.say`` what a page shows in its reader's language."""
 
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
+    def __init__(self, status: int, message):
+        super().__init__(render(message))
         self.status = status
+        self.say = message
 
 
 @dataclass
@@ -72,13 +78,13 @@ def read_link(session: Session, settings, token: str) -> InvitationRow:
     try:
         data = URLSafeSerializer(settings.secret_key, salt=SALT).loads(token)
     except BadSignature:
-        raise InvitationError(403, "This invitation link is not valid (forged or mistyped).") from None
+        raise InvitationError(403, N_("This invitation link is not valid (forged or mistyped).")) from None
     if not (isinstance(data, list) and len(data) == 2 and isinstance(data[0], int)
             and isinstance(data[1], str)):
-        raise InvitationError(403, "This invitation link is not valid.")
+        raise InvitationError(403, N_("This invitation link is not valid."))
     row = session.get(InvitationRow, data[0])
     if row is None or not secrets.compare_digest(row.nonce, data[1]):
-        raise InvitationError(403, "This invitation link is not valid.")
+        raise InvitationError(403, N_("This invitation link is not valid."))
     return row
 
 
@@ -104,20 +110,26 @@ def free_seats(session: Session, pending: PendingGameRow, now: datetime) -> int:
     return max(pending.players - len(live(invitations_of(session, pending.id), now)), 0)
 
 
-def _name(raw: str, what: str) -> str:
+def _name(raw: str, what) -> str:
+    """``what``: whose name (a phrase: "you", "player 2"), as the refusal names it."""
     name = " ".join((raw or "").split())
     if not name:
-        raise InvitationError(400, f"{what} needs a name")
+        raise InvitationError(400, phrase("{who} needs a name", who=what))
     if len(name) > MAX_NAME:
-        raise InvitationError(400, f"{what}: the name is longer than {MAX_NAME} characters")
+        raise InvitationError(400, phrase("{who}: the name is longer than {count} characters",
+                                          who=what, count=MAX_NAME))
     return name
 
 
-def _address(raw: str, what: str) -> str:
+def _address(raw: str, what) -> str:
     try:
         return addresses.normalise(raw)
     except addresses.BadAddress as error:
-        raise InvitationError(400, f"{what}: {error}") from None
+        raise InvitationError(400, phrase("{who}: {error}", who=what, error=error.say)) from None
+
+
+def _player(index: int):
+    return phrase("player {n}", n=index + 1)
 
 
 def _blocked(session: Session, organiser_id: int, address: str) -> bool:
@@ -129,16 +141,19 @@ def validate(draft: Draft) -> tuple[dict, dict]:
     (options, clock) to store.  Raises IllegalAction or InvitationError."""
     game = get_game(draft.game)
     if not game.min_players <= draft.players <= game.max_players:
-        raise InvitationError(400, f"{game.title} is for {game.min_players} to {game.max_players} "
-                                   f"players, not {draft.players}")
+        raise InvitationError(400, phrase("{game} is for {low} to {high} players, not {count}",
+                                          game=term(game.title), low=game.min_players,
+                                          high=game.max_players, count=draft.players))
     if not isinstance(draft.options, dict):
         raise IllegalAction("options must be a JSON object")
     game.setup([f"seat {i}" for i in range(draft.players)], 0, draft.options)  # bad option: raises
     clock = timekeeping.parse_clock(draft.clock).to_json()
     if draft.language not in LANGUAGES:
-        raise InvitationError(400, f"language must be one of {', '.join(LANGUAGES)}")
+        raise InvitationError(400, phrase("language must be one of {choices}",
+                                          choices=", ".join(LANGUAGES)))
     if draft.seat_order not in SEAT_ORDERS:
-        raise InvitationError(400, f"seat order must be one of {', '.join(SEAT_ORDERS)}")
+        raise InvitationError(400, phrase("seat order must be one of {choices}",
+                                          choices=", ".join(SEAT_ORDERS)))
     return dict(draft.options), clock
 
 
@@ -146,28 +161,31 @@ def create_pending(session: Session, settings, organiser: AccountRow, draft: Dra
                    now: datetime) -> tuple[PendingGameRow, list[int], games.Outcome | None]:
     """The organiser's new game: returns (pending game, account mail ids, start outcome)."""
     options, clock = validate(draft)
-    organiser_name = _name(draft.organiser_name, "you")
-    invitees = [(_name(name, f"player {i + 1}"), _address(email, f"player {i + 1}"))
+    organiser_name = _name(draft.organiser_name, term(N_("you")))
+    invitees = [(_name(name, _player(i)), _address(email, _player(i)))
                 for i, (name, email) in enumerate(draft.invitees)]
     seated = 1 if draft.organiser_seat else 0
     if seated + len(invitees) > draft.players:
-        raise InvitationError(400, f"{seated + len(invitees)} players for {draft.players} seats")
+        raise InvitationError(400, phrase("{count} players for {seats} seats",
+                                          count=seated + len(invitees), seats=draft.players))
     if not draft.open and seated + len(invitees) != draft.players:
-        raise InvitationError(400, f"{draft.players} seats need {draft.players - seated} invited "
-                                   f"players, not {len(invitees)} (or make the game open, so the "
-                                   "lobby fills the other seats)")
+        raise InvitationError(400, phrase(
+            "{seats} seats need {wanted} invited players, not {count} (or make the game open, "
+            "so the lobby fills the other seats)",
+            seats=draft.players, wanted=draft.players - seated, count=len(invitees)))
     taken = [organiser.email] if draft.organiser_seat else []
     for name, address in invitees:
         if address in taken:
-            raise InvitationError(400, f"{address} is in the game twice")
+            raise InvitationError(400, phrase("{address} is in the game twice", address=address))
         taken.append(address)
         if _blocked(session, organiser.id, address):
-            raise InvitationError(403, f"{address} has asked not to get invitations from you")
+            raise InvitationError(403, phrase("{address} has asked not to get invitations from you",
+                                              address=address))
     quotas.check_organiser(session, organiser.id, now, settings.invites_per_day, len(invitees))
     if not organiser.name:
         organiser.name = organiser_name
     pending = PendingGameRow(
-        id=secrets.token_urlsafe(9), organiser_id=organiser.id, organiser_name=organiser_name,
+        id=new_game_id(), organiser_id=organiser.id, organiser_name=organiser_name,
         game=draft.game, options=options, clock=clock, language=draft.language,
         players=draft.players, seat_order=draft.seat_order, open=draft.open, status="inviting",
         created_at=now, updated_at=now)
@@ -196,15 +214,15 @@ def _lock(session: Session, pending_id: str) -> PendingGameRow:
     pending = session.scalars(select(PendingGameRow).where(PendingGameRow.id == pending_id)
                               .with_for_update()).first()
     if pending is None:
-        raise InvitationError(404, "no such game")
+        raise InvitationError(404, N_("no such game"))
     return pending
 
 
 def _still_inviting(pending: PendingGameRow) -> None:
     if pending.status == "started":
-        raise InvitationError(409, "This game has started already; nothing was changed.")
+        raise InvitationError(409, N_("This game has started already; nothing was changed."))
     if pending.status != "inviting":
-        raise InvitationError(410, "The organiser cancelled this game.")
+        raise InvitationError(410, N_("The organiser cancelled this game."))
 
 
 def respond(session: Session, settings, token: str, accept: bool, block: bool,
@@ -218,12 +236,13 @@ def respond(session: Session, settings, token: str, accept: bool, block: bool,
         return invitation, None  # a double click: the same answer again changes nothing
     _still_inviting(pending)
     if state == "expired":
-        raise InvitationError(410, "This invitation expired (invitations last 7 days); ask the "
-                                   f"organiser, {pending.organiser_name}, for a new one.")
+        raise InvitationError(410, phrase(
+            "This invitation expired (invitations last 7 days); ask the organiser, "
+            "{organiser}, for a new one.", organiser=pending.organiser_name))
     if state != "pending":
-        raise InvitationError(410, {"accepted": "You accepted this invitation already.",
-                                    "declined": "You declined this invitation already.",
-                                    }.get(state, "This invitation was withdrawn by the organiser."))
+        raise InvitationError(410, {"accepted": N_("You accepted this invitation already."),
+                                    "declined": N_("You declined this invitation already."),
+                                    }.get(state, N_("This invitation was withdrawn by the organiser.")))
     invitation.status = "accepted" if accept else "declined"
     invitation.responded_at = now
     pending.updated_at = now
@@ -261,7 +280,7 @@ def maybe_start(session: Session, pending: PendingGameRow, now: datetime,
 def own_pending(session: Session, organiser: AccountRow, pending_id: str) -> PendingGameRow:
     pending = session.get(PendingGameRow, pending_id)
     if pending is None or pending.organiser_id != organiser.id:
-        raise InvitationError(404, "You have no game with that id.")
+        raise InvitationError(404, N_("You have no game with that id."))
     return pending
 
 
@@ -274,17 +293,19 @@ def replace(session: Session, settings, organiser: AccountRow, pending_id: str,
     _still_inviting(pending)
     old = session.get(InvitationRow, invitation_id)
     if old is None or old.pending_id != pending.id:
-        raise InvitationError(404, "no such invitation in this game")
+        raise InvitationError(404, N_("no such invitation in this game"))
     if old.via == "organiser" or state_of(old, now) not in ("pending", "expired", "declined"):
-        raise InvitationError(409, f"{old.email} has {state_of(old, now)}; only a declined, "
-                                   "expired or unanswered invitation can be replaced")
-    name = _name(name, "the new player")
-    address = _address(email, "the new player")
+        raise InvitationError(409, phrase(
+            "{address} has {state}; only a declined, expired or unanswered invitation can be "
+            "replaced", address=old.email, state=state_of(old, now)))
+    name = _name(name, term(N_("the new player")))
+    address = _address(email, term(N_("the new player")))
     others = [i.email for i in live(invitations_of(session, pending.id), now) if i.id != old.id]
     if address in others:
-        raise InvitationError(400, f"{address} is in this game already")
+        raise InvitationError(400, phrase("{address} is in this game already", address=address))
     if _blocked(session, organiser.id, address):
-        raise InvitationError(403, f"{address} has asked not to get invitations from you")
+        raise InvitationError(403, phrase("{address} has asked not to get invitations from you",
+                                              address=address))
     quotas.check_organiser(session, organiser.id, now, settings.invites_per_day, 1)
     if old.status == "pending":
         old.status = "replaced"
@@ -321,17 +342,19 @@ def join(session: Session, settings, pending_id: str, name: str, email: str,
     page is the invitation's.  Returns the account mail id."""
     pending = _lock(session, pending_id)
     if not pending.open:
-        raise InvitationError(404, "no such open game")
+        raise InvitationError(404, N_("no such open game"))
     _still_inviting(pending)
-    name = _name(name, "you")
-    address = _address(email, "your address")
+    name = _name(name, term(N_("you")))
+    address = _address(email, term(N_("your address")))
     current = live(invitations_of(session, pending.id), now)
     if len(current) >= pending.players:
-        raise InvitationError(409, "Every seat of this game is taken.")
+        raise InvitationError(409, N_("Every seat of this game is taken."))
     if address in [i.email for i in current]:
-        raise InvitationError(409, f"{address} has a seat (or an open invitation) in this game already")
+        raise InvitationError(409, phrase("{address} has a seat (or an open invitation) in this "
+                                          "game already", address=address))
     if _blocked(session, pending.organiser_id, address):
-        raise InvitationError(403, f"{address} has asked not to get invitations from this organiser")
+        raise InvitationError(403, phrase("{address} has asked not to get invitations from "
+                                          "this organiser", address=address))
     quotas.check_address(session, address, now, settings.signin_per_hour)
     position = max([i.position for i in invitations_of(session, pending.id)] or [0]) + 1
     row = InvitationRow(pending_id=pending.id, position=position, name=name, email=address,

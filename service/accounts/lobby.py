@@ -5,10 +5,13 @@ limit as sign-in mails."""
 from __future__ import annotations
 
 from flask import Blueprint, g, render_template, request
+from flask_babel import gettext
 
 from service.accounts import invitations, mailer, quotas
 from service.accounts.invitations import InvitationError
 from service.app import limiter, services
+from service.errors import told
+from service.i18n import N_
 from service.models import PendingGameRow
 
 bp = Blueprint("lobby", __name__, url_prefix="/lobby")
@@ -19,13 +22,14 @@ JOIN_LIMIT = "10 per minute"
 @bp.errorhandler(InvitationError)
 def _refused(error: InvitationError):
     return render_template("pages/error.html", title="Not done",
-                           message=f"{error} Nothing was changed."), error.status
+                           message=gettext("%(error)s Nothing was changed.",
+                                           error=told(error))), error.status
 
 
 @bp.errorhandler(quotas.TooMany)
 def _too_many(error):
     return render_template("pages/error.html", title="Too many mails",
-                           message=f"{error}. Nothing was changed."), 429
+                           message=gettext("%(error)s. Nothing was changed.", error=told(error))), 429
 
 
 @bp.get("/")
@@ -40,7 +44,7 @@ def index():
 def _open(session, pending_id: str) -> PendingGameRow:
     pending = session.get(PendingGameRow, pending_id)
     if pending is None or not pending.open:
-        raise InvitationError(404, "No such open game.")
+        raise InvitationError(404, N_("No such open game."))
     return pending
 
 

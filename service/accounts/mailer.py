@@ -23,6 +23,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine import GAMES
+from engine.text import phrase
 from service import i18n
 from service.config import Settings
 from service.db import Database
@@ -101,30 +102,36 @@ def due_ids(db: Database, now: datetime, grace: timedelta = timedelta(seconds=60
 
 # --- messages ---------------------------------------------------------------------------------
 
-def clock_summary(clock: dict) -> list[str]:
+def clock_summary(clock: dict) -> list[dict]:
+    """The clock's settings as phrases (``engine.text``): the page or mail shows each in its
+    reader's language (``| tr``)."""
     c = parse_clock(clock)
-    lines = [f"{_hours(c.per_decision_hours)} per decision, banked up to {_hours(c.bank_max_hours)}",
-             "reminders " + ", ".join(f"{_hours(h)}" for h in c.reminder_hours) + " before the deadline"
-             if c.reminder_hours else "no reminders",
-             {"default": "when time runs out, the game plays a safe default move",
-              "standing": "when time runs out, the game plays your standing choice",
-              "pause": "when time runs out, the game pauses"}.get(c.timeout_policy, c.timeout_policy),
-             f"{c.vacation_days:g} vacation days"]
+    lines = [phrase("{decision} per decision, banked up to {bank}",
+                    decision=_hours(c.per_decision_hours), bank=_hours(c.bank_max_hours)),
+             phrase("reminders {marks} before the deadline",
+                    marks=[_hours(h) for h in c.reminder_hours])
+             if c.reminder_hours else phrase("no reminders"),
+             {"default": phrase("when time runs out, the game plays a safe default move"),
+              "standing": phrase("when time runs out, the game plays your standing choice"),
+              "pause": phrase("when time runs out, the game pauses")}.get(
+                  c.timeout_policy, c.timeout_policy),
+             phrase("{n} vacation days", n=f"{c.vacation_days:g}")]
     if c.weekend_pause:
-        lines.append("clocks stop on Saturdays and Sundays (UTC)")
+        lines.append(phrase("clocks stop on Saturdays and Sundays (UTC)"))
     return lines
 
 
-def _hours(hours: float) -> str:
+def _hours(hours: float) -> dict:
     if hours >= 24 and hours % 24 == 0:
         days = int(hours // 24)
-        return f"{days} day{'s' if days != 1 else ''}"
-    return f"{hours:g} hour{'s' if hours != 1 else ''}"
+        return phrase("{n} day", n=days) if days == 1 else phrase("{n} days", n=days)
+    return phrase("{n} hour", n=f"{hours:g}") if hours == 1 else phrase("{n} hours", n=f"{hours:g}")
 
 
 def game_summary(pending: PendingGameRow) -> dict:
     game = GAMES.get(pending.game)
-    return {"title": game.title if game else pending.game, "players": pending.players,
+    return {"game": pending.game, "title": game.title if game else pending.game,
+            "players": pending.players,
             "options": pending.options, "clock": clock_summary(pending.clock),
             "organiser": pending.organiser_name, "open": pending.open}
 

@@ -8,9 +8,12 @@ from flask_babel import gettext
 from sqlalchemy import select
 
 from engine import GAMES, IllegalAction
+from engine.text import phrase, term
 from service.accounts import admin_link, invitations, mailer, quotas, sessions
 from service.accounts.invitations import InvitationError
 from service.app import limiter, services
+from service.errors import told
+from service.i18n import N_
 from service.models import AccountRow, PendingGameRow
 from service.timekeeping import POLICIES, ClockSettings
 
@@ -33,17 +36,18 @@ def _fail(status: int, message: str):
 
 @bp.errorhandler(InvitationError)
 def _refused(error: InvitationError):
-    return _fail(error.status, f"{error}. Nothing was changed.")
+    return _fail(error.status, gettext("%(error)s. Nothing was changed.", error=told(error)))
 
 
 @bp.errorhandler(IllegalAction)
 def _illegal(error):
-    return _fail(400, f"{error}. Nothing was changed.")
+    return _fail(400, gettext("%(error)s. Nothing was changed.", error=told(error)))
 
 
 @bp.errorhandler(quotas.TooMany)
 def _too_many(error):
-    return _fail(429, f"Too many invitations: {error}. Nothing was changed.")
+    return _fail(429, gettext("Too many invitations: %(error)s. Nothing was changed.",
+                              error=told(error)))
 
 
 @bp.get("/")
@@ -82,7 +86,8 @@ def _number(name: str, kind=float):
     try:
         return kind(raw)
     except ValueError:
-        raise InvitationError(400, f"{name.replace('_', ' ')} must be a number") from None
+        raise InvitationError(400, phrase("{setting} must be a number",
+                                              setting=term(name.replace("_", " ")))) from None
 
 
 def draft_from_form() -> invitations.Draft:
@@ -90,7 +95,7 @@ def draft_from_form() -> invitations.Draft:
     game = form.get("game", "")
     players = _number("players", int)
     if players is None:
-        raise InvitationError(400, "give the number of players")
+        raise InvitationError(400, N_("give the number of players"))
     options = {key: form[f"option_{game}_{key}"]
                for key in invitations.OPTION_CHOICES.get(game, {})
                if form.get(f"option_{game}_{key}")}
@@ -104,7 +109,7 @@ def draft_from_form() -> invitations.Draft:
         try:
             clock["reminder_hours"] = [float(m) for m in marks.replace(";", ",").split(",") if m.strip()]
         except ValueError:
-            raise InvitationError(400, "reminder hours must be numbers separated by commas") from None
+            raise InvitationError(400, N_("reminder hours must be numbers separated by commas")) from None
     if form.get("timeout_policy"):
         clock["timeout_policy"] = form["timeout_policy"]
     clock["weekend_pause"] = form.get("weekend_pause") == "on"
@@ -136,7 +141,7 @@ def create():
         status = (error.status if isinstance(error, InvitationError)
                   else 429 if isinstance(error, quotas.TooMany) else 400)
         return render_template("organiser/new.html", **_form_context(
-            error=f"{error}. Nothing was sent.")), status
+            error=gettext("%(error)s. Nothing was sent.", error=told(error)))), status
     mailer.dispatch(svc, mail_ids)
     if outcome is not None:
         svc.dispatch(outcome.outbox_ids)
@@ -192,7 +197,7 @@ def open_admin(pending_id: str):
     with svc.db.reading() as session:
         pending = invitations.own_pending(session, g.account, pending_id)
         if pending.game_id is None:
-            raise InvitationError(409, "This game has not started yet")
+            raise InvitationError(409, N_("This game has not started yet"))
         admin_row = admin_link.magic_link_admin(session, g.account.email)
         account = session.get(AccountRow, g.account.id)
     target = f"/admin/games/{pending.game_id}"

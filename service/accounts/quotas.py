@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from engine.text import phrase, render
 from service.models import AccountMailRow, InvitationRow, PendingGameRow
 
 ADDRESS_WINDOW = timedelta(hours=1)
@@ -19,7 +20,12 @@ UNSOLICITED_KINDS = ("sign_in", "join")
 
 
 class TooMany(Exception):
-    """A counted limit is reached; nothing was changed.  Answered with 429."""
+    """A counted limit is reached; nothing was changed.  Answered with 429.  ``str``: the
+    English message; ``say``: its phrase, for a page in its reader's language."""
+
+    def __init__(self, message):
+        super().__init__(render(message))
+        self.say = message
 
 
 def check_address(session: Session, address: str, now: datetime, per_hour: int) -> None:
@@ -29,8 +35,9 @@ def check_address(session: Session, address: str, now: datetime, per_hour: int) 
         AccountMailRow.to_addr == address, AccountMailRow.kind.in_(UNSOLICITED_KINDS),
         AccountMailRow.created_at > now - ADDRESS_WINDOW))
     if sent >= per_hour:
-        raise TooMany(f"{address} was sent {sent} sign-in or confirmation mails in the last hour "
-                      f"(the limit is {per_hour}); use one of them or try again in an hour")
+        raise TooMany(phrase("{address} was sent {count} sign-in or confirmation mails in the last "
+                             "hour (the limit is {limit}); use one of them or try again in an hour",
+                             address=address, count=sent, limit=per_hour))
 
 
 def check_organiser(session: Session, organiser_id: int, now: datetime, per_day: int,
@@ -41,7 +48,7 @@ def check_organiser(session: Session, organiser_id: int, now: datetime, per_day:
         PendingGameRow.organiser_id == organiser_id, InvitationRow.via == "invite",
         InvitationRow.created_at > now - ORGANISER_WINDOW))
     if sent + adding > per_day:
-        raise TooMany(f"you sent {sent} invitations in the last 24 hours and the limit is "
-                      f"{per_day}; these {adding} would go over it, so none was sent. "
-                      "Try again tomorrow")
+        raise TooMany(phrase("you sent {count} invitations in the last 24 hours and the limit is "
+                             "{limit}; these {adding} would go over it, so none was sent. "
+                             "Try again tomorrow", count=sent, limit=per_day, adding=adding))
 

@@ -12,12 +12,16 @@ from datetime import datetime, timedelta
 from urllib.parse import urlparse
 
 from flask import Blueprint, g, redirect, render_template, request, session as cookie, url_for
+from flask_babel import gettext
 from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from engine.text import phrase, render
 from service.accounts import addresses, admin_link, mailer, quotas, sessions
 from service.app import limiter, services
+from service.errors import told
+from service.i18n import N_
 from service.models import AccountRow, SignInTokenRow
 from service.store import utc
 
@@ -27,9 +31,13 @@ REQUEST_LIMIT = "10 per minute"   # per client address, on top of the per-addres
 
 
 class LinkRefused(Exception):
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
+    """A sign-in link that cannot be used; ``say`` is the message as a page shows it (a
+    catalog text or a phrase), ``str`` its English."""
+
+    def __init__(self, status: int, message):
+        super().__init__(render(message))
         self.status = status
+        self.say = message
 
 
 def link_token(settings, row: SignInTokenRow) -> str:
@@ -40,10 +48,10 @@ def _read_token(settings, token: str) -> tuple[int, str]:
     try:
         data = URLSafeSerializer(settings.secret_key, salt=SALT).loads(token)
     except BadSignature:
-        raise LinkRefused(403, "This sign-in link is not valid (forged or mistyped).") from None
+        raise LinkRefused(403, N_("This sign-in link is not valid (forged or mistyped).")) from None
     if not (isinstance(data, list) and len(data) == 2 and isinstance(data[0], int)
             and isinstance(data[1], str)):
-        raise LinkRefused(403, "This sign-in link is not valid.")
+        raise LinkRefused(403, N_("This sign-in link is not valid."))
     return data[0], data[1]
 
 
@@ -74,13 +82,14 @@ def peek(session: Session, settings, token: str, now: datetime) -> SignInTokenRo
     token_id, nonce = _read_token(settings, token)
     row = session.get(SignInTokenRow, token_id)
     if row is None or not secrets.compare_digest(row.nonce, nonce):
-        raise LinkRefused(403, "This sign-in link is not valid.")
+        raise LinkRefused(403, N_("This sign-in link is not valid."))
     if row.used_at is not None:
-        raise LinkRefused(410, "This sign-in link was used already; each link works once. "
-                               "Ask for a new one.")
+        raise LinkRefused(410, N_("This sign-in link was used already; each link works once. "
+                                  "Ask for a new one."))
     if utc(row.expires_at) <= now:
-        raise LinkRefused(410, f"This sign-in link expired (links work for "
-                               f"{int(LIFETIME.total_seconds() // 60)} minutes). Ask for a new one.")
+        raise LinkRefused(410, phrase("This sign-in link expired (links work for {minutes} "
+                                      "minutes). Ask for a new one.",
+                                      minutes=int(LIFETIME.total_seconds() // 60)))
     return row
 
 
@@ -91,7 +100,7 @@ def redeem(session: Session, settings, token: str, now: datetime) -> tuple[Accou
     used = session.execute(update(SignInTokenRow).where(
         SignInTokenRow.id == row.id, SignInTokenRow.used_at.is_(None)).values(used_at=now))
     if used.rowcount != 1:
-        raise LinkRefused(410, "This sign-in link was used already; each link works once.")
+        raise LinkRefused(410, N_("This sign-in link was used already; each link works once."))
     account = account_for(session, row.email, now)
     account.last_sign_in_at = now
     return account, row.next_path
@@ -123,7 +132,7 @@ def _signed_in() -> dict:
 
 @bp.errorhandler(LinkRefused)
 def _refused(error: LinkRefused):
-    return render_template("organiser/signin_refused.html", message=str(error)), error.status
+    return render_template("organiser/signin_refused.html", message=told(error)), error.status
 
 
 @bp.get("/signin")
@@ -142,10 +151,11 @@ def ask():
             address, mail_id = request_link(session, svc.settings, raw, next_path, svc.clock())
     except addresses.BadAddress as error:
         return render_template("organiser/signin.html", next=safe_next(next_path) or "",
-                               email=raw, error=f"{error}."), 400
+                               email=raw, error=gettext("%(error)s.", error=told(error))), 400
     except quotas.TooMany as error:
         return render_template("organiser/signin.html", next=safe_next(next_path) or "",
-                               email=raw, error=f"Too many sign-in mails: {error}."), 429
+                               email=raw, error=gettext("Too many sign-in mails: %(error)s.",
+                                                         error=told(error))), 429
     mailer.dispatch(svc, [mail_id])
     return render_template("organiser/signin_sent.html", email=address,
                            minutes=int(LIFETIME.total_seconds() // 60),

@@ -18,6 +18,7 @@ from service import snapshots, store
 from service.games import (Loaded, Outcome, StaleMove, _outbox, _queue_mail,
                            _wants_turn_mail, load, play_bots)
 from service.history import INFO_EVENTS, created, effective_moves, rebuild
+from service.i18n import N_
 from service.models import GameRow, SeatRow
 from service.store import Conflict, Event
 

@@ -18,10 +18,16 @@ from sqlalchemy import func, select
 from werkzeug.exceptions import NotFound as HTTPNotFound
 
 from engine import GAMES, IllegalAction
+from engine.core import canonical_json
+from engine.text import phrase, term
 from service.admin import auth, commands
 from service.admin.audit import audit
+from service.admin.notices import undone_moves
 from service.app import limiter, services
+from service.errors import told
 from service.games import NotFound, load
+from service.history import REWIND_EVENTS
+from service.i18n import N_
 from service.models import GameRow, OutboxRow
 from service.presenter import seat_context
 from service.store import Conflict
@@ -96,17 +102,17 @@ def _missing(error):
 
 @bp.errorhandler(NotFound)
 def _no_game(error):
-    return _page_error(404, _("No such game"), str(error))
+    return _page_error(404, _("No such game"), told(error))
 
 
 @bp.errorhandler(IllegalAction)
-def _illegal(error):  # the message (the engine's or a command's) stays English
-    return _page_error(400, _("Not done"), _("%(error)s. Nothing was changed.", error=error))
+def _illegal(error):  # the engine's or a command's message, in the page's language
+    return _page_error(400, _("Not done"), _("%(error)s. Nothing was changed.", error=told(error)))
 
 
 @bp.errorhandler(Conflict)
 def _conflict(error):
-    return _page_error(409, _("Not done"), _("%(error)s. Nothing was changed.", error=error))
+    return _page_error(409, _("Not done"), _("%(error)s. Nothing was changed.", error=told(error)))
 
 
 @bp.errorhandler(429)
@@ -172,8 +178,61 @@ def dashboard():
                          "players": [s.name for s in loaded.seats],
                          "to_act": [loaded.seats[s].name for s in to_act]})
     return render_template("admin/dashboard.html", rows=rows, statuses=STATUSES,
-                           games=list(GAMES), status=status, game=game, q=query,
+                           games=list(GAMES), titles={n: GAMES[n].title for n in GAMES}, status=status, game=game, q=query,
                            limit=LIST_LIMIT)
+
+
+def described(loaded, index: int, reveal: bool) -> dict:
+    """``service.admin.audit.describe`` as a phrase, so the log reads in the page's language
+    (its English rendering is the audit's ``words``, which the JSON keeps; a test checks
+    that they agree)."""
+    event = loaded.events[index]
+    names = [s.name for s in loaded.seats]
+    p = event.payload
+
+    def seat_name(seat):
+        if isinstance(seat, int) and 0 <= seat < len(names):
+            return names[seat]
+        return phrase("seat {seat}", seat=seat)
+
+    def reasoned(text: dict) -> dict:
+        return phrase("{what}. Reason: {reason}", what=text, reason=p["reason"]) \
+            if p.get("reason") else text
+
+    if event.kind == "GameCreated":
+        return phrase("created a game of {game} for {players} (rules version {version})",
+                      game=term(loaded.game.title), players=", ".join(p.get("players", [])),
+                      version=str(p.get("rules_version")))
+    if event.kind == "MoveMade":
+        who = seat_name(p.get("seat"))
+        if event.actor == "bot":
+            who = phrase("the bot playing {player}", player=who)
+        if reveal:
+            return phrase("{player}: {move}", player=who,
+                          move=p.get("say") or p.get("label") or canonical_json(p.get("action")))
+        return phrase("{player} made a move", player=who)
+    if event.kind == "TurnTimedOut":
+        return phrase("{player}'s turn timed out", player=seat_name(p.get("seat")))
+    if event.kind in REWIND_EVENTS:
+        undone = [phrase("seq {seq} ({player})", seq=e.seq, player=seat_name(e.payload.get("seat")))
+                  for e in undone_moves(loaded.events, event.seq)]
+        template = ("rolled the game back to seq {seq}; undone: {moves}"
+                    if event.kind == "RolledBack" else "took back a move: to seq {seq}; undone: {moves}")
+        return reasoned(phrase(template, seq=str(p.get("to_seq")),
+                               moves=undone or term("nothing")))
+    if event.kind == "SeatReplaced":
+        return phrase("gave seat {seat} ({old}) to {new} <{email}>; the old links are revoked",
+                      seat=str(p.get("seat")), old=str(p.get("previous_name")),
+                      new=str(p.get("name")), email=str(p.get("email")))
+    if event.kind == "SeatBotted":
+        return phrase("handed seat {seat} ({player}) to a bot", seat=str(p.get("seat")),
+                      player=str(p.get("name")))
+    words = {"GamePaused": N_("paused the game"), "GameResumed": N_("resumed the game"),
+             "GameAbandoned": N_("abandoned the game")}.get(event.kind)
+    if words:
+        return reasoned(term(words))
+    return phrase("{kind} {payload}", kind=event.kind, payload=canonical_json(
+        {k: v for k, v in p.items() if k != "schema_version"}))
 
 
 def mail_status(session, game_id: str) -> dict[int | None, dict]:
@@ -199,8 +258,9 @@ def game_page(game_id: str):
         mail = mail_status(session, game_id)
     entries, report = audit(loaded, reveal=g.admin.is_site_admin)
     to_act = loaded.game.to_act(loaded.state) if loaded.row.status == "active" else []
+    says = [described(loaded, i, g.admin.is_site_admin) for i in range(len(entries))]
     return render_template("admin/game.html", loaded=loaded, entries=entries, report=report,
-                           mail=mail, to_act=to_act, title=loaded.game.title,
+                           mail=mail, to_act=to_act, title=loaded.game.title, says=says,
                            to_act_names=[loaded.seats[s].name for s in to_act],
                            outcome=loaded.game.outcome(loaded.state))
 

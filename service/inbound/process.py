@@ -21,9 +21,10 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from engine import IllegalAction
+from engine.text import phrase
 from service import preferences
 from service.games import NotFound, StaleMove, load
-from service.i18n import translate
+from service.i18n import N_, translate
 from service.inbound.address import BadReplyToken, split_token, token_in, token_matches
 from service.inbound.parse import Reply, match_action, parse, replied_seq
 from service.models import EventRow, GameRow, InboundMailRow, OutboxRow, SeatRow
@@ -125,33 +126,44 @@ def _act(svc, inbound_id: int, game_id: str, seat: int, secret: str, reply: Repl
     index, looked_like_move = match_action(line, [(code, labels) for code, labels, _ in offered])
     if index is not None or looked_like_move:
         if seq is None:
-            return _answer(svc, inbound_id, "reply_error", "error", (
-                "we could not tell which mail you answered: reply to the newest mail from "
-                "the game (keep its subject), or use its links"))
+            return _answer(svc, inbound_id, "reply_error", "error", _told(svc, game_id, seat, phrase(
+                N_("we could not tell which mail you answered: reply to the newest mail from "
+                   "the game (keep its subject), or use its links"))))
         if index is None:
             codes = ", ".join(code for code, _, _ in offered)
-            detail = (f"“{line[:40]}” is not one of the codes in that mail ({codes})" if codes
-                      else "the mail you answered asked you for no move")
-            return _answer(svc, inbound_id, "reply_error", "error", detail)
+            detail = (phrase(N_("“{line}” is not one of the codes in that mail ({codes})"),
+                             line=line[:40], codes=codes) if codes
+                      else phrase(N_("the mail you answered asked you for no move")))
+            return _answer(svc, inbound_id, "reply_error", "error", _told(svc, game_id, seat, detail))
         action = offered[index][2]
         try:
             make_move(svc, secret, action, seq)
         except (StaleMove, Conflict, IllegalAction, NotFound, BadSecret) as error:
-            return _answer(svc, inbound_id, "reply_error", "error", str(error))
+            return _answer(svc, inbound_id, "reply_error", "error", _told(svc, game_id, seat, error))
         return _answer(svc, inbound_id, "reply_ok", "moved", action.get("label") or offered[index][0])
     if not reply.text.strip():
-        return _answer(svc, inbound_id, "reply_error", "error", (
-            "your reply was empty: answer with the code of a move (like A) on the first line, "
-            "or with words for the table"))
+        return _answer(svc, inbound_id, "reply_error", "error", _told(svc, game_id, seat, phrase(
+            N_("your reply was empty: answer with the code of a move (like A) on the first line, "
+               "or with words for the table"))))
     try:
         with svc.db.unit_of_work() as session:
             _seq, ids = post_message(session, game_id, seat, reply.text, svc.clock(),
                                      svc.settings.mail_domain, f"seat:{seat}")
             _mark(session, inbound_id, "talk", reply.text[:200], None)
     except (IllegalAction, Conflict) as error:
-        return _answer(svc, inbound_id, "reply_error", "error", str(error))
+        return _answer(svc, inbound_id, "reply_error", "error", _told(svc, game_id, seat, error))
     svc.dispatch(ids)
     return "talk"
+
+
+def _told(svc, game_id: str, seat: int, error) -> str:
+    """A reply error (an exception or a phrase) in the seat's language: the error mail shows
+    this text as it is."""
+    from service.errors import said
+
+    with svc.db.reading() as session:
+        language = preferences.language_of(session, game_id, seat)
+    return translate(language, error if type(error) is dict else said(error))
 
 
 def _mark(session, inbound_id: int, status: str, detail: str, outbox_id: int | None) -> None:

@@ -105,7 +105,7 @@ def test_undone_moves_are_struck_through_in_the_log(app, client, new_game):
     post_form(client, data["id"], "rollback", to_seq="1", reason="test")
     page = client.get(f"/admin/games/{data['id']}").get_data(as_text=True)
     assert 'id="seq-2" class="struck"' in page
-    assert re.search(r"RolledBack</strong> — rolled the game back to seq 1; undone: seq 2 \(P0\)", page)
+    assert re.search(r"rolled back</strong> — rolled the game back to seq 1; undone: seq 2 \(P0\)", page)
 
 
 def test_bad_rollbacks_are_4xx_and_change_nothing(app, client, admin_headers, new_game):

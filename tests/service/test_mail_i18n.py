@@ -27,7 +27,7 @@ def extracted() -> set[str]:
 
     with open(TRANSLATIONS / "babel.cfg") as handle:
         method_map, options_map = parse_mapping_cfg(handle)
-    keywords = {**DEFAULT_KEYWORDS, "N_": None}
+    keywords = {**DEFAULT_KEYWORDS, "N_": None, "phrase": None, "term": None}
     return {message for _f, _l, message, *_ in extract_from_dir(
         str(ROOT), method_map, options_map, keywords=keywords) if message}
 

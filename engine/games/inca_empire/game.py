@@ -1,7 +1,8 @@
 """The ``GAME`` object: the engine protocol (engine.core.Game) wired to the rule modules."""
 from __future__ import annotations
 
-from engine.core import GameBase, IllegalAction, canonical_json, find_legal, without_label
+from engine.core import (GameBase, IllegalAction, canonical_json, find_legal, not_legal,
+                         without_label)
 from engine.text import phrase, term
 
 from . import actions, bot, rules, scoring, view as view_mod
@@ -19,12 +20,12 @@ class IncaEmpire(GameBase):
 
     def setup(self, players: list[str], seed: int, options: dict) -> dict:
         if not isinstance(players, list):
-            raise IllegalAction("players must be a list of names")
+            raise IllegalAction(phrase("players must be a list of names"))
         self.check_player_count(players)
         if type(seed) is not int:
-            raise IllegalAction("seed must be an integer")
+            raise IllegalAction(phrase("seed must be an integer"))
         if options is not None and not isinstance(options, dict):
-            raise IllegalAction("options must be an object")
+            raise IllegalAction(phrase("options must be an object"))
         return rules.new_state(players, seed, options or {}, self.rules_version)
 
     def to_act(self, state: dict) -> list[int]:
@@ -42,9 +43,9 @@ class IncaEmpire(GameBase):
     def apply_in_place(self, state: dict, seat: int, action: dict) -> None:
         """Validate completely (nothing is touched on IllegalAction), then mutate."""
         if state["phase"] == rules.OVER:
-            raise IllegalAction("the game is over")
+            raise IllegalAction(phrase("the game is over"))
         if seat not in rules.to_act(state):
-            raise IllegalAction("it is not your turn to act")
+            raise IllegalAction(phrase("it is not your turn to act"))
         chosen = self._check(state, seat, action)
         state["moves"] += 1
         log_public(state, seat, chosen)
@@ -68,7 +69,7 @@ class IncaEmpire(GameBase):
     def _check(self, state: dict, seat: int, action) -> dict:
         """``find_legal_action`` for a seat known to be one of ``to_act``."""
         if not isinstance(action, dict):
-            raise IllegalAction("an action must be a JSON object")
+            raise IllegalAction(phrase("an action must be a JSON object"))
         wanted = without_label(action)
         phase = state["phase"]
         if phase == rules.SHOW:
@@ -80,7 +81,7 @@ class IncaEmpire(GameBase):
         else:
             chosen = actions.find(state, seat, wanted)
         if chosen is None or without_label(chosen) != wanted:
-            raise IllegalAction(f"not a legal action now: {canonical_json(wanted)}")
+            raise IllegalAction(not_legal(canonical_json(wanted)))
         return chosen
 
     def view(self, state: dict, seat: int | None) -> dict:

@@ -23,7 +23,8 @@ def new_state(players: list[str], seed: int, options: dict, version: str) -> dic
     """Setup steps 1-7: decks, supplies, Cusco, one Trade Agreement, Start cards, Goals."""
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
-        raise IllegalAction(f"unknown option(s): {', '.join(map(str, unknown))}")
+        raise IllegalAction(phrase("unknown option(s): {unknown}",
+                                   unknown=", ".join(map(str, unknown))))
     n = len(players)
     decks = {}
     for era in range(1, ERAS + 1):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from engine.core import GameBase, IllegalAction, find_legal
+from engine.text import phrase
 
 from . import bot, data, rules, view as view_mod
 
@@ -15,10 +16,10 @@ class IncanGold(GameBase):
 
     def setup(self, players: list[str], seed: int, options: dict) -> dict:
         if not isinstance(players, list):
-            raise IllegalAction("players must be a list of names")
+            raise IllegalAction(phrase("players must be a list of names"))
         self.check_player_count(players)
         if type(seed) is not int:
-            raise IllegalAction("seed must be an integer")
+            raise IllegalAction(phrase("seed must be an integer"))
         return rules.new_state(players, seed, {} if options is None else options,
                                self.rules_version)
 

@@ -9,6 +9,7 @@ happens before any of them is called (see ``game.IncanGold.apply_in_place``)."""
 from __future__ import annotations
 
 from engine.core import IllegalAction, rng
+from engine.text import Phrase, phrase
 
 from . import data
 
@@ -21,15 +22,17 @@ PHASE_OVER = "over"
 def check_options(options: dict) -> dict:
     """Unknown options are refused rather than ignored, so a typo never silently changes rules."""
     if not isinstance(options, dict):
-        raise IllegalAction("options must be a JSON object")
+        raise IllegalAction(phrase("options must be a JSON object"))
     unknown = set(options) - set(data.DEFAULT_OPTIONS)
     if unknown:
-        raise IllegalAction(f"unknown option(s): {', '.join(sorted(map(str, unknown)))}; "
-                            f"known: {', '.join(sorted(data.DEFAULT_OPTIONS))}")
+        raise IllegalAction(phrase("unknown option(s): {unknown}; known: {known}",
+                                   unknown=", ".join(sorted(map(str, unknown))),
+                                   known=", ".join(sorted(data.DEFAULT_OPTIONS))))
     merged = {**data.DEFAULT_OPTIONS, **options}
     if merged["artifacts"] not in data.EDITIONS:
-        raise IllegalAction(f"option artifacts must be one of {', '.join(sorted(data.EDITIONS))}, "
-                            f"not {merged['artifacts']!r}")
+        raise IllegalAction(phrase("option artifacts must be one of {choices}, not {given}",
+                                   choices=", ".join(sorted(data.EDITIONS)),
+                                   given=repr(merged["artifacts"])))
     return merged
 
 
@@ -191,15 +194,16 @@ def must_act(state: dict, seat: int) -> bool:
     return player["in_temple"] and player["choice"] is None
 
 
-def why_not(state: dict, seat) -> str:
+def why_not(state: dict, seat) -> Phrase:
     """The clear message for a seat that may not act now."""
     if state["phase"] == PHASE_OVER:
-        return "the game is over"
+        return phrase("the game is over")
     if type(seat) is not int or not 0 <= seat < len(state["players"]):
-        return f"no seat {seat!r} in this game"
+        return phrase("no seat {seat} in this game", seat=repr(seat))
     if not state["players"][seat]["in_temple"]:
-        return "you have left the temple; wait in camp for the next round"
-    return "you have already chosen this turn; choices are revealed when everyone inside has chosen"
+        return phrase("you have left the temple; wait in camp for the next round")
+    return phrase("you have already chosen this turn; choices are revealed when everyone "
+                  "inside has chosen")
 
 
 def choose(state: dict, seat: int, choice: str) -> None:

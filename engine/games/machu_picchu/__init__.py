@@ -19,7 +19,7 @@ keeps the corn).  Setting orders never changes the epoch.
 from __future__ import annotations
 
 from engine.core import GameBase, IllegalAction, rng
-from engine.text import labelled
+from engine.text import labelled, phrase
 
 from . import bot, rules, scoring, view as view_mod
 
@@ -35,8 +35,8 @@ class MachuPicchu(GameBase):
     def setup(self, players, seed, options):
         self.check_player_count(players)
         if options:
-            raise IllegalAction(f"unknown option(s): {', '.join(sorted(options))}; "
-                                "this game has no options")
+            raise IllegalAction(phrase("unknown option(s): {unknown}; this game has no options",
+                                       unknown=", ".join(sorted(options))))
         return rules.setup(list(players), seed, options, rng)
 
     def to_act(self, state):

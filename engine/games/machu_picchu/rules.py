@@ -290,38 +290,38 @@ def legal(state: dict, seat: int) -> list[dict]:
 def set_orders(state: dict, seat: int, action: dict) -> None:
     orders = action.get("orders")
     if not isinstance(orders, dict) or not orders:
-        raise IllegalAction("standing_orders needs an 'orders' object, e.g. "
-                            '{"produce": "always"}')
+        raise IllegalAction(phrase("standing_orders needs an 'orders' object, e.g. {example}",
+                                   example='{"produce": "always"}'))
     for key, value in orders.items():
         if key not in ORDER_CHOICES:
-            raise IllegalAction(f"unknown standing order {key!r}; known: "
-                                f"{', '.join(ORDER_CHOICES)}")
+            raise IllegalAction(phrase("unknown standing order {order}; known: {known}",
+                                       order=repr(key), known=", ".join(ORDER_CHOICES)))
         if value not in ORDER_CHOICES[key]:
-            raise IllegalAction(f"standing order {key} must be one of "
-                                f"{', '.join(ORDER_CHOICES[key])}")
+            raise IllegalAction(phrase("standing order {order} must be one of {choices}",
+                                       order=str(key), choices=", ".join(ORDER_CHOICES[key])))
     state["players"][seat]["orders"].update(orders)
     settle(state)
 
 
 def apply(state: dict, seat: int, action) -> None:
     if not isinstance(action, dict):
-        raise IllegalAction("an action must be a JSON object")
+        raise IllegalAction(phrase("an action must be a JSON object"))
     if state["over"]:
-        raise IllegalAction("the game is over")
+        raise IllegalAction(phrase("the game is over"))
     if not isinstance(seat, int) or not 0 <= seat < state["n"]:
-        raise IllegalAction(f"no seat {seat!r} in this game")
+        raise IllegalAction(phrase("no seat {seat} in this game", seat=repr(seat)))
     if action.get("type") == "standing_orders":
         set_orders(state, seat, action)
         return
     if seat not in to_act(state):
-        raise IllegalAction("it is not your decision now")
+        raise IllegalAction(phrase("it is not your decision now"))
     frame = state["queue"][0]
     wanted = without_label(action)
     if wanted == {"type": "done"}:
         if frame["k"] not in DONE_FRAMES:
-            raise IllegalAction("there is nothing to finish now; choose one of the options")
+            raise IllegalAction(phrase("there is nothing to finish now; choose one of the options"))
     elif wanted not in options(state, frame, seat):
-        raise IllegalAction(f"not a legal action now: {wanted}")
+        raise IllegalAction(phrase("not a legal action now: {action}", action=str(wanted)))
     _DO[frame["k"]](state, frame, seat, wanted)
     settle(state)
 

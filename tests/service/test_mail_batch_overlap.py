@@ -1,0 +1,124 @@
+"""Issue 9, round 2: with an SMTP relay, a batch builds its next mail while the relay answers
+the previous one.  The mails still go one at a time and in order, a row is marked only from its
+own send's answer, after it came, and a relay that is unwell still stops the batch before the
+next mail goes out."""
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from service import delivery
+from service.delivery import backoff, deliver_many
+from service.games import load
+from service.mail import build_message
+from service.store import utc
+from service.transport import PermanentFailure, TemporaryFailure
+from tests.service.test_mail_batch import Relay, flattened, rows, svc
+
+
+@pytest.fixture
+def queued(app):
+    """The rows each commit hands over, kept instead of delivered."""
+    batches: list[list[int]] = []
+    svc(app).dispatch = lambda ids: batches.append(list(ids))
+    return batches
+
+
+class OverlappingRelay(Relay):
+    """A relay a batch may talk to from another thread, as it does to ``SmtpTransport``;
+    it notes when each send starts and ends, and from which thread."""
+
+    overlapping = True
+
+    def __init__(self, answers=None, slow: float = 0.0):
+        super().__init__(answers)
+        self.slow = slow
+        self.timeline: list[tuple] = []
+        self.threads: set[str] = set()
+        self.lock = threading.Lock()
+
+    def send(self, message, session=None, now=None):
+        assert session is None, "a send in another thread must not touch the session"
+        mid = message["Message-ID"]
+        with self.lock:
+            self.timeline.append(("send", mid))
+            self.threads.add(threading.current_thread().name)
+        time.sleep(self.slow)
+        try:
+            super().send(message, session, now)
+        finally:
+            with self.lock:
+                self.timeline.append(("answered", mid))
+
+
+def test_an_overlapped_batch_sends_in_order_from_one_thread_and_marks_each_row_after_its_answer(
+        app, new_game, queued, clock, monkeypatch):
+    new_game(players=4, clock={"per_decision_hours": 24, "bank_max_hours": 72})
+    [batch] = queued
+    relay = OverlappingRelay(slow=0.05)
+    real_record = delivery.record
+
+    def noted_record(row, outcome, now, own_attempt=True):
+        with relay.lock:
+            relay.timeline.append(("marked", row.message_id))
+        return real_record(row, outcome, now, own_attempt)
+    monkeypatch.setattr(delivery, "record", noted_record)
+    with app.app_context():
+        statuses = deliver_many(svc(app).db, svc(app).settings, batch, clock(), relay)
+    assert list(statuses.values()) == ["sent"] * 4
+    assert len(relay.threads) == 1 and threading.current_thread().name not in relay.threads
+    mids = [r.message_id for r in rows(app)]
+    assert [mid for what, mid in relay.timeline if what == "send"] == mids
+    for mid in mids:
+        answered = relay.timeline.index(("answered", mid))
+        assert relay.timeline.index(("marked", mid)) > answered
+    for earlier, later in zip(mids, mids[1:]):  # one mail at a time on the wire
+        assert relay.timeline.index(("answered", earlier)) < relay.timeline.index(("send", later))
+    with app.app_context(), svc(app).db.reading() as session:  # the bytes of a mail built alone
+        for row in rows(app):
+            loaded = load(session, row.game_id, upto=row.seq)
+            row = session.merge(row)
+            assert flattened(build_message(svc(app).settings, loaded, row)) == relay.sent[
+                row.message_id]
+
+
+def test_an_overlapped_batch_stops_at_a_temporary_failure_before_the_next_mail_goes_out(
+        app, new_game, queued, clock):
+    new_game(players=4)
+    [batch] = queued
+    relay = OverlappingRelay({2: TemporaryFailure("451 4.3.0 try again later")})
+    with app.app_context():
+        statuses = deliver_many(svc(app).db, svc(app).settings, batch, clock(), relay)
+    first, second, *untried = rows(app)
+    assert statuses[first.id] == first.status == "sent" and first.attempts == 1
+    assert statuses[second.id] == second.status == "pending" and second.attempts == 1
+    assert utc(second.next_attempt_at) == clock() + backoff(1)
+    assert all(r.status == "pending" and r.attempts == 0 for r in untried)
+    assert relay.tries == 2, "the third mail was built, but never handed to the relay"
+
+
+def test_an_overlapped_batch_records_a_bounce_and_goes_on(app, new_game, queued, clock):
+    new_game(players=3)
+    [batch] = queued
+    relay = OverlappingRelay({1: PermanentFailure("550 5.1.1 no such user")})
+    with app.app_context():
+        statuses = deliver_many(svc(app).db, svc(app).settings, batch, clock(), relay)
+    assert list(statuses.values()) == ["bounced", "sent", "sent"]
+    assert [r.attempts for r in rows(app)] == [1, 1, 1]
+
+
+def test_a_relay_error_of_no_known_kind_leaves_the_whole_batch_pending(
+        app, new_game, queued, clock):
+    new_game(players=3)
+    [batch] = queued
+    relay = OverlappingRelay({2: RuntimeError("the relay library broke")})
+    with app.app_context():
+        try:
+            deliver_many(svc(app).db, svc(app).settings, batch, clock(), relay)
+        except RuntimeError:
+            pass
+        else:
+            raise AssertionError("the error must reach the task (which is then retried)")
+    assert [(r.status, r.attempts) for r in rows(app)] == [("pending", 0)] * 3
