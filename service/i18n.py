@@ -179,7 +179,6 @@ def _stored_seat_language(secret: str) -> str | None:
     from flask import current_app
 
     from service import preferences
-    from service.models import SeatRow
     from service.tokens import BadSecret, read_secret
 
     svc = current_app.extensions["chasqui"]
@@ -188,11 +187,7 @@ def _stored_seat_language(secret: str) -> str | None:
     except BadSecret:
         return None
     with svc.db.reading() as session:
-        row = preferences.preference(session, game_id, seat)
-        if row is not None and row.language in LOCALES:
-            return row.language
-        seat_row = session.get(SeatRow, (game_id, seat))
-        return preferences.address_language(session, seat_row.email) if seat_row is not None else None
+        return preferences.stored_language(session, game_id, seat)
 
 
 def _remember_language(response):

@@ -12,7 +12,7 @@ from service.admin.commands import undo_label, undo_move
 from service import timekeeping
 from service.app import services
 from service.errors import told
-from service.games import StaleMove, is_fresh
+from service.games import is_fresh
 from service.i18n import page_language, said
 from service.moves import load_for_secret, make_move, resolve_seat
 from service.presenter import seat_context
@@ -65,10 +65,7 @@ def move(secret: str):
                                message="the form was incomplete; go back and try again"), 400
     try:
         outcome = make_move(svc, secret, action, seq)
-    except StaleMove as error:
-        flash(told(error), "warning")
-        return redirect(url_for("play.page", secret=secret), 303)
-    except Conflict as error:
+    except Conflict as error:  # StaleMove too
         flash(told(error), "warning")
         return redirect(url_for("play.page", secret=secret), 303)
     except IllegalAction as error:

@@ -81,15 +81,17 @@ def wants_table_talk(session: Session, game_id: str, seat: int) -> bool:
 
 def language_of(session: Session, game_id: str, seat: int) -> str:
     """The seat's language; else the newest one its address chose in any game; else English."""
+    return stored_language(session, game_id, seat) or DEFAULT_LANGUAGE
+
+
+def stored_language(session: Session, game_id: str, seat: int) -> str | None:
+    """The language chosen for this seat (its own, else its address's newest), or None when
+    nobody chose one: a page then follows the browser rather than English."""
     row = preference(session, game_id, seat)
     if row is not None and row.language in LANGUAGES:
         return row.language
     seat_row = session.get(SeatRow, (game_id, seat))
-    if seat_row is not None:
-        found = address_language(session, seat_row.email)
-        if found:
-            return found
-    return DEFAULT_LANGUAGE
+    return address_language(session, seat_row.email) if seat_row is not None else None
 
 
 def address_language(session: Session, address: str) -> str | None:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.core import without_label
 from service.app import create_app
 from service.games import load
 from tests.conftest import ADMIN_TOKEN, make_settings
@@ -118,10 +119,6 @@ def shoot(page, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
-
-
-def without_label(action: dict) -> dict:
-    return {k: v for k, v in action.items() if k != "label" and not k.startswith("_")}
 
 
 def click_action(page, action: dict) -> None:
