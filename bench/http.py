@@ -7,6 +7,10 @@ deployed) and a bare Flask + SQLAlchemy app whose one POST inserts one row
 Chasqui's requests are real Incan Gold moves (``POST /api/play/<secret>``: authorise, load the
 events, replay, validate, append with the hash chain, write the outbox, commit, dispatch).
 
+Besides the rates and latencies it prints, per request, the CPU milliseconds (Linux ``/proc``)
+of the server's processes, of the PostgreSQL backends of the throwaway database and of the
+client threads: all three share the same CPUs, so the ratio is the ratio of these sums.
+
     python -m bench.http [--seconds 8] [--clients 8]
     python -m bench.http --in-process [--seconds 8]
 
@@ -41,6 +45,54 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _proc_seconds(pid: int) -> float:
+    """User + system CPU seconds of one process (Linux ``/proc``), 0 when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / _TICK
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass
+    return found
+
+
+def cpu_split(server_pid: int, database: str) -> dict[str, float]:
+    """CPU seconds so far of the server (gunicorn's master and workers), of the PostgreSQL
+    backends serving ``database`` (their command line names it) and of this client process:
+    where a request's CPU goes, which the same 2 CPUs all share.  Backends that ended in
+    between are not counted (both runs keep theirs open: pooled connections)."""
+    if not os.path.isdir("/proc"):
+        return {}
+    backends = [int(e) for e in os.listdir("/proc")
+                if e.isdigit() and f" {database} " in _cmdline(int(e))]
+    return {"server": sum(map(_proc_seconds, [server_pid, *_children(server_pid)])),
+            "postgres": sum(map(_proc_seconds, backends)),
+            "client": time.process_time()}
 
 
 class Server:
@@ -115,12 +167,13 @@ def bare_driver(port: int, stop_at: float, latencies: list, errors: list):
             errors.append((status, body))
 
 
-def drive(driver, port: int, seconds: float, clients: int) -> dict:
+def drive(driver, port: int, seconds: float, clients: int, cpu=lambda: {}) -> dict:
     warm: list = []
     driver(port, time.monotonic() + 1.0, warm, [])  # warm up both gunicorn workers' pools
     latencies: list[float] = []
     errors: list = []
     stop_at = time.monotonic() + seconds
+    cpu_before = cpu()
     started = time.monotonic()
     threads = [threading.Thread(target=driver, args=(port, stop_at, latencies, errors))
                for _ in range(clients)]
@@ -129,9 +182,11 @@ def drive(driver, port: int, seconds: float, clients: int) -> dict:
     for t in threads:
         t.join()
     elapsed = time.monotonic() - started
+    cpu_after = cpu()
     q = statistics.quantiles(latencies, n=100)
     return {"rate": len(latencies) / elapsed, "n": len(latencies), "errors": len(errors),
-            "p50": q[49] * 1e3, "p99": q[98] * 1e3}
+            "p50": q[49] * 1e3, "p99": q[98] * 1e3,
+            "cpu": {k: (cpu_after[k] - cpu_before[k]) / len(latencies) * 1e3 for k in cpu_after}}
 
 
 class InProcessClient:
@@ -230,7 +285,9 @@ def main() -> None:
                                      ("Chasqui move", "service.wsgi:app", chasqui_driver)):
             server = Server(target, env)
             servers.append(server)
-            results[name] = drive(driver, server.port, args.seconds, args.clients)
+            database = url.rsplit("/", 1)[1]
+            results[name] = drive(driver, server.port, args.seconds, args.clients,
+                                  lambda: cpu_split(server.process.pid, database))
             server.stop()
     finally:
         for server in servers:
@@ -247,6 +304,10 @@ def main() -> None:
     print(f"{'':<30}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'requests':>10}{'errors':>8}")
     for name, r in results.items():
         print(f"{name:<30}{r['rate']:>9.0f}{r['p50']:>9.1f}{r['p99']:>9.1f}{r['n']:>10}{r['errors']:>8}")
+    if all(r["cpu"] for r in results.values()):
+        print("CPU ms per request (Linux /proc): " + "; ".join(
+            f"{name}: " + ", ".join(f"{k} {v:.2f}" for k, v in r["cpu"].items())
+            + f", all {sum(r['cpu'].values()):.2f}" for name, r in results.items()))
     base, move = results["bare Flask+SQLAlchemy insert"], results["Chasqui move"]
     print(f"ratio: Chasqui moves/s = {move['rate'] / base['rate']:.2f} x bare inserts/s; "
           f"p50 {move['p50'] / base['p50']:.1f} x")

@@ -12,7 +12,7 @@ from functools import lru_cache
 from email.message import EmailMessage
 
 import css_inline
-from sqlalchemy import func, select, tuple_
+from sqlalchemy import String, bindparam, cast, func, literal, null, select, tuple_, union_all
 from sqlalchemy.orm import object_session
 
 from service import preferences
@@ -39,51 +39,63 @@ def language_for(row) -> str:
 
 
 def languages_for(session, rows, zones: dict | None = None) -> dict[int, str]:
-    """``language_for`` of several rows of one delivery in two queries (not two per row):
-    the seats' own preferences, then the newest language each address chose in any game.
-    ``zones``, when given, gets {(game_id, seat): time zone} of the same rows from the same
-    first query (``timekeeping.zone_of``'s rule: the seat's own choice, else UTC)."""
+    """``language_for`` of several rows of one delivery in one statement (not two per row):
+    the seats' own preferences, and the languages their addresses chose in any game, newest
+    first.  ``zones``, when given, gets {(game_id, seat): time zone} of the same rows
+    (``timekeeping.zone_of``'s rule: the seat's own choice, else UTC).
+
+    The addresses come from the seat rows the delivery's ``load`` put in the session; the
+    statement is built once (expanding parameters), so a call compiles nothing."""
     rows = [r for r in rows if r.seat is not None]
     if not rows:
         return {}
     keys = {(r.game_id, r.seat) for r in rows}
-    own = {}
-    for g, s, language, zone in session.execute(
-            select(MailPreferenceRow.game_id, MailPreferenceRow.seat, MailPreferenceRow.language,
-                   MailPreferenceRow.timezone)
-            .where(tuple_(MailPreferenceRow.game_id, MailPreferenceRow.seat).in_(list(keys)))):
-        own[(g, s)] = language
-        if zones is not None and zone:
-            zones[(g, s)] = zone
+    seats = {key: session.get(SeatRow, key) for key in keys}
+    addresses = sorted({preferences.normal_address(seat.email)
+                        for seat in seats.values() if seat is not None})
+    own: dict = {}
+    chosen: list[tuple] = []  # (updated_at, address, language) of the addresses' choices
+    for kind, game_id, seat, language, zone, updated_at, address in session.execute(
+            _LANGUAGES, {"keys": sorted(keys), "addresses": addresses}):
+        if kind == 0:
+            own[(game_id, seat)] = language
+            if zones is not None and zone:
+                zones[(game_id, seat)] = zone
+        else:
+            chosen.append((updated_at, address, language))
     if zones is not None:
         for key in keys:
             zones.setdefault(key, "UTC")
+    newest: dict[str, str] = {}
+    for _, address, language in sorted(chosen, key=lambda c: c[0], reverse=True):
+        newest.setdefault(address, language)  # the newest, as in address_language
     out: dict[int, str] = {}
-    wanting: dict[int, str] = {}
     for r in rows:
         language = own.get((r.game_id, r.seat))
-        if language in preferences.LANGUAGES:
-            out[r.id] = language
-        else:
-            seat_row = session.get(SeatRow, (r.game_id, r.seat))
-            if seat_row is None:
-                out[r.id] = preferences.DEFAULT_LANGUAGE
-            else:
-                wanting[r.id] = preferences.normal_address(seat_row.email)
-    if wanting:
-        newest: dict[str, str | None] = {}
-        for address, language in session.execute(
-                select(func.lower(SeatRow.email), MailPreferenceRow.language)
-                .join(SeatRow, (SeatRow.game_id == MailPreferenceRow.game_id)
-                      & (SeatRow.seat == MailPreferenceRow.seat))
-                .where(func.lower(SeatRow.email).in_(sorted(set(wanting.values()))),
-                       MailPreferenceRow.language.is_not(None))
-                .order_by(MailPreferenceRow.updated_at.desc())):
-            newest.setdefault(address, language)  # the first is the newest, as in address_language
-        for row_id, address in wanting.items():
-            found = newest.get(address)
-            out[row_id] = found if found in preferences.LANGUAGES else preferences.DEFAULT_LANGUAGE
+        seat_row = seats[(r.game_id, r.seat)]
+        if language not in preferences.LANGUAGES and seat_row is not None:
+            language = newest.get(preferences.normal_address(seat_row.email))
+        out[r.id] = language if language in preferences.LANGUAGES else preferences.DEFAULT_LANGUAGE
     return out
+
+
+def _languages_statement():
+    """Rows (0, game, seat, language, zone, updated_at, NULL) of the seats' own preferences
+    and (1, game, seat, language, NULL, updated_at, address) of every language the addresses
+    chose, in one round trip."""
+    pref = MailPreferenceRow
+    own = (select(literal(0), pref.game_id, pref.seat, pref.language, pref.timezone,
+                  pref.updated_at, cast(null(), String))
+           .where(tuple_(pref.game_id, pref.seat).in_(bindparam("keys", expanding=True))))
+    by_address = (select(literal(1), pref.game_id, pref.seat, pref.language,
+                         cast(null(), String), pref.updated_at, func.lower(SeatRow.email))
+                  .join(SeatRow, (SeatRow.game_id == pref.game_id) & (SeatRow.seat == pref.seat))
+                  .where(func.lower(SeatRow.email).in_(bindparam("addresses", expanding=True)),
+                         pref.language.is_not(None)))
+    return union_all(own, by_address)
+
+
+_LANGUAGES = _languages_statement()
 
 
 @contextmanager
@@ -203,10 +215,11 @@ def reply_to(settings, loaded, seat: int) -> str:
                          loaded.row.id, seat, loaded.seats[seat].nonce)
 
 
-def add_headers(message: EmailMessage, settings, loaded, row, language: str,
+def add_headers(message, settings, loaded, row, language: str,
                 context: dict | None = None) -> None:
     """Reply-To (a reply makes a move or talks to the table), the seq the mail shows (so a
-    reply can be checked for staleness), RFC 2369/8058 unsubscribe headers, the language.
+    reply can be checked for staleness), RFC 2369/8058 unsubscribe headers.  ``message``: an
+    ``EmailMessage`` or a ``service.mime.HeaderList`` (both take ``[name] =`` and ``set_raw``).
     ``context``: this row's ``extra_context``, whose signed links are reused (not re-signed)."""
     if row.seat is not None:
         if context is not None and "reply_to" in context:
@@ -227,7 +240,12 @@ def add_headers(message: EmailMessage, settings, loaded, row, language: str,
 
 def set_language(message: EmailMessage, language: str) -> None:
     """Call after the parts are made: making a multipart moves Content-* headers inward."""
-    message["Content-Language"] = CONTENT_LANGUAGE.get(language, "en")
+    message["Content-Language"] = content_language(language)
+
+
+def content_language(language: str) -> str:
+    """The Content-Language header's value (BCP 47: zh-Hans) for a catalog's language."""
+    return CONTENT_LANGUAGE.get(language, "en")
 
 
 def inline_css(html: str) -> str:

@@ -13,6 +13,7 @@ from flask import Blueprint, abort, current_app, flash, g, redirect, render_temp
 
 from service import preferences
 from service.digest import seat_games
+from service.errors import told
 from service.i18n import N_
 from service.models import SeatRow
 from service.preferences import BadToken
@@ -29,7 +30,7 @@ def _svc():
 @me.errorhandler(BadToken)
 @unsubscribe.errorhandler(BadToken)
 def _bad_token(error):
-    return render_template("pages/error.html", title="Link not valid", message=str(error)), 403
+    return render_template("pages/error.html", title="Link not valid", message=told(error)), 403
 
 
 @me.get("/<token>")

@@ -6,6 +6,7 @@ from typing import NamedTuple
 from sqlalchemy import and_, bindparam, select
 from sqlalchemy.orm import Session
 
+from engine.text import phrase
 from service.app import Services
 from service.games import Loaded, Outcome, load, submit_move
 from service.models import GameRow, MailPreferenceRow, SeatClockRow, SeatRow
@@ -49,7 +50,7 @@ def _resolve(session: Session, secret_key: str, secret: str) -> Resolved:
     seats = [r[0] for r in rows]
     row = seats[seat] if 0 <= seat < len(seats) and seats[seat].seat == seat else None
     if row is None or not nonce_matches(row.nonce, nonce):
-        raise BadSecret("this link is no longer valid (the seat was reassigned or revoked)")
+        raise BadSecret(phrase("this link is no longer valid (the seat was reassigned or revoked)"))
     clocks = {r[2]: Clock(game_id, r[2], *r[3:3 + len(CLOCK_FIELDS)]) for r in rows
               if r[2] is not None}
     modes = {r[0].seat: r[-1] for r in rows if r[-1] is not None}

@@ -20,6 +20,7 @@ from flask_babel import gettext
 
 from engine import IllegalAction, clone
 from engine.core import without_label
+from engine.text import phrase, term
 from service import store
 from service.app import services
 from service.errors import told
@@ -43,9 +44,9 @@ def parse_steps(text: str) -> list[int]:
     try:
         steps = [int(part) for part in text.split(".")]
     except ValueError:
-        raise IllegalAction("the plan in this link is malformed") from None
+        raise IllegalAction(phrase("the plan in this link is malformed")) from None
     if len(steps) > MAX_STEPS or any(step < 0 for step in steps):
-        raise IllegalAction("the plan in this link is malformed")
+        raise IllegalAction(phrase("the plan in this link is malformed"))
     return steps
 
 
@@ -57,17 +58,18 @@ def preview(game, state: dict, seat: int, steps: list[int]) -> tuple[dict, list[
     work, actions = clone(state), []
     for index in steps:
         if seat not in game.to_act(work):
-            raise IllegalAction("the plan goes on after your turn ends")
+            raise IllegalAction(phrase("the plan goes on after your turn ends"))
         legal = game.legal_actions(work, seat)
         if index >= len(legal):
-            raise IllegalAction("the plan in this link no longer fits the game")
+            raise IllegalAction(phrase("the plan in this link no longer fits the game"))
         before_epoch = work.get("epoch")
         candidate = clone(work)
         game.apply_in_place(candidate, seat, without_label(legal[index]))
         actions.append(legal[index])
         if candidate.get("epoch") != before_epoch:
             if len(actions) != len(steps):
-                raise IllegalAction("a step that draws or reveals something must be the last")
+                raise IllegalAction(phrase(
+                    "a step that draws or reveals something must be the last"))
             return work, actions, True
         work = candidate
     return work, actions, seat not in game.to_act(work)
@@ -82,7 +84,7 @@ def plan(secret: str):
     try:
         steps = parse_steps(request.args.get("steps", ""))
         if seat not in loaded.game.to_act(loaded.state) or loaded.row.status != "active":
-            raise IllegalAction("it is not your turn to act")
+            raise IllegalAction(phrase("it is not your turn to act"))
         shown, actions, closed = preview(loaded.game, loaded.state, seat, steps)
     except IllegalAction as error:
         flash(gettext("Not done: %(error)s", error=told(error)), "error")
@@ -132,14 +134,14 @@ def standing(secret: str):
     orders = {key: request.form.get(key, "ask") for key in STANDING_CHOICES}
     try:
         if any(orders[k] not in choices for k, choices in STANDING_CHOICES.items()):
-            raise IllegalAction("choose one of the offered answers for each order")
+            raise IllegalAction(phrase("choose one of the offered answers for each order"))
         with svc.db.unit_of_work() as session:
             game_id, seat = resolve_seat(session, svc.settings.secret_key, secret)
             loaded = load(session, game_id)
             if loaded.row.status != "active":
-                raise IllegalAction(f"the game is {loaded.row.status}")
+                raise IllegalAction(phrase("the game is {status}", status=term(loaded.row.status)))
             if "standing_orders" not in loaded.game.view(loaded.state, seat):
-                raise IllegalAction("this game has no standing orders")
+                raise IllegalAction(phrase("this game has no standing orders"))
             action = {"type": "standing_orders", "orders": orders}
             record_move(session, loaded, "MoveMade", seat,
                         {**action, "label": "Set standing orders"}, f"seat:{seat}", svc.clock(),

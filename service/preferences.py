@@ -11,7 +11,9 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from engine.text import phrase
 from service.models import MailPreferenceRow, SeatRow
+from service.refusals import Refusal
 
 MODES = ("every", "digest", "off")
 # Babel locale names; the mail's Content-Language uses the BCP 47 spelling (zh-Hans).
@@ -22,7 +24,7 @@ ADDRESS_SALT = "chasqui-address-v1"
 UNSUBSCRIBE_SALT = "chasqui-unsubscribe-v1"
 
 
-class BadToken(Exception):
+class BadToken(Refusal):
     """A forged or mistyped token: the page answers 403 and changes nothing."""
 
 
@@ -38,9 +40,9 @@ def read_address_token(secret_key: str, token: str) -> str:
     try:
         data = URLSafeSerializer(secret_key, salt=ADDRESS_SALT).loads(token)
     except BadSignature:
-        raise BadToken("this link is not valid (forged or mistyped)") from None
+        raise BadToken(phrase("this link is not valid (forged or mistyped)")) from None
     if not isinstance(data, str) or "@" not in data:
-        raise BadToken("this link is not valid")
+        raise BadToken(phrase("this link is not valid"))
     return data
 
 
@@ -53,10 +55,10 @@ def read_unsubscribe_token(secret_key: str, token: str) -> tuple[str, int, str]:
     try:
         data = URLSafeSerializer(secret_key, salt=UNSUBSCRIBE_SALT).loads(token)
     except BadSignature:
-        raise BadToken("this link is not valid (forged or mistyped)") from None
+        raise BadToken(phrase("this link is not valid (forged or mistyped)")) from None
     if (not isinstance(data, list) or len(data) != 3 or not isinstance(data[0], str)
             or not isinstance(data[1], int) or not isinstance(data[2], str)):
-        raise BadToken("this link is not valid")
+        raise BadToken(phrase("this link is not valid"))
     return data[0], data[1], data[2]
 
 

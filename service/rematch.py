@@ -12,6 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from engine import IllegalAction
+from engine.text import phrase
 from service import preferences
 from service.errors import told
 from service.games import Outcome, create_game, load
@@ -29,7 +30,7 @@ def rematch(session: Session, game_id: str, now: datetime, domain: str,
         return existing.new_game_id, Outcome(0)
     loaded = load(session, game_id)
     if loaded.row.status != "finished" or loaded.game.outcome(loaded.state) is None:
-        raise IllegalAction("a rematch can only be asked for when the game is over")
+        raise IllegalAction(phrase("a rematch can only be asked for when the game is over"))
     start = loaded.first.payload
     rotated = loaded.seats[1:] + loaded.seats[:1]
     options = dict(start.get("options") or {})

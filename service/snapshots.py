@@ -17,7 +17,8 @@ A snapshot is written at most every ``EVERY`` events, by the ``load`` of whichev
 work first finds it owed, in that same transaction: a command that commits keeps it, a read
 (whose session is rolled back) or a refused move throws it away, and the next command tries
 again.  The insert runs at once (a Core statement, serialised before the caller goes on to
-mutate the state) and ignores a snapshot another writer made first."""
+mutate the state) and ignores a snapshot another writer made first; the same transaction
+drops the game's snapshots older than its newest ``KEEP``."""
 from __future__ import annotations
 
 import functools
@@ -36,10 +37,14 @@ from service import store
 from service.models import EventRow
 from service.store import Event
 
-# Measured (python -m bench.snapshots, 400-move game): every 50 events a late move still cost
-# ~1.2x an early one (it re-reads and replays up to 49 events); every 20 or 25, 1.0-1.1x;
-# every 10 no better than 20, for twice the rows.  A snapshot is a few KB.
-EVERY = 20
+# Measured (python -m bench.snapshots): a late move replays on average EVERY / 2 moves after
+# its snapshot, an early one half of its own count from GameCreated.  Every 50 a move 400 cost
+# 1.2-1.5x a move 1; every 20 1.0-1.1x on 2026-11-29, but 1.2-1.4x on 2026-11-30's slower
+# host, and 1.25-1.35x for Inca Empire (whose late moves cost most to replay); every 10,
+# 1.1-1.15x for both.  Pruning (KEEP) bounds the rows, so halving the interval costs one
+# snapshot write per 10 events, not twice the storage.  A snapshot is 3-16 KB.
+EVERY = 10
+KEEP = 3  # snapshots kept per game: the newest, and two for short rollbacks and audits
 
 metadata = MetaData()  # not Base.metadata: a cache table the ORM models need not know
 snapshots = Table(
@@ -175,6 +180,7 @@ CACHE = StateCache(128)
 
 
 def save(session: Session, game_id: str, seq: int, rules_version: str, state: dict) -> None:
+    """Store the state at ``seq`` and prune the game's older snapshots (``prune``)."""
     values = {"game_id": game_id, "seq": seq, "rules_version": rules_version, "state": state,
               "created_at": datetime.now(timezone.utc)}
     dialect = session.get_bind().dialect.name
@@ -185,6 +191,25 @@ def save(session: Session, game_id: str, seq: int, rules_version: str, state: di
     else:  # pragma: no cover  (only PostgreSQL and SQLite are supported)
         return
     session.execute(insert(snapshots).values(**values).on_conflict_do_nothing())
+    prune(session, game_id, rules_version)
+
+
+def prune(session: Session, game_id: str, rules_version: str) -> None:
+    """Keep the game's newest ``KEEP`` snapshots of this rules version; drop the older ones
+    and those of any other version.
+
+    A load only ever starts from the newest snapshot on its history; older ones serve a load
+    at an older seq (an audit) or after a rollback to before the newest, and replaying the
+    few hundred events of a whole game costs milliseconds.  Kept, they were 20 rows of a few
+    KB each per 400 events, more than the game's events themselves.  Another version's
+    snapshots are of code no longer running here (during a rolling deploy two versions may
+    drop each other's: a cache miss, never a wrong state)."""
+    mine = (snapshots.c.game_id == game_id) & (snapshots.c.rules_version == rules_version)
+    oldest_kept = (select(snapshots.c.seq).where(mine).order_by(snapshots.c.seq.desc())
+                   .offset(KEEP - 1).limit(1).scalar_subquery())
+    session.execute(snapshots.delete().where(
+        snapshots.c.game_id == game_id,
+        (snapshots.c.rules_version != rules_version) | (snapshots.c.seq < oldest_kept)))
 
 
 _BASE = object()  # the snapshot's own effective history, in moves_since

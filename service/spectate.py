@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, render_template
 from itsdangerous import BadSignature, URLSafeSerializer
 
+from engine.text import phrase
 from service.games import NotFound, load
 from service.presenter import seat_context
 
@@ -22,9 +23,9 @@ def read_spectate_token(secret_key: str, token: str) -> str:
     try:
         game_id = URLSafeSerializer(secret_key, salt=SALT).loads(token)
     except BadSignature:
-        raise NotFound("no such game (the link is forged or mistyped)") from None
+        raise NotFound(phrase("no such game (the link is forged or mistyped)")) from None
     if not isinstance(game_id, str):
-        raise NotFound("no such game")
+        raise NotFound(phrase("no such game"))
     return game_id
 
 

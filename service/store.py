@@ -15,13 +15,15 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from engine import canonical_json
+from engine.text import phrase
 from service.models import EventRow
+from service.refusals import Refusal
 
 GENESIS = "0" * 64
 SCHEMA_VERSION = 1
 
 
-class Conflict(Exception):
+class Conflict(Refusal):
     """The game moved on: another event took the seq this writer expected."""
 
 
@@ -201,16 +203,16 @@ def append(session: Session, game_id: str, expected_seq: int, prev_hash: str, ki
         try:
             taken = session.execute(_append_statement(dialect), values).first() is None
         except IntegrityError as error:  # e.g. no such game (foreign key)
-            raise Conflict("the game moved on; reload and try again") from error
+            raise Conflict(phrase("the game moved on; reload and try again")) from error
         if taken:
-            raise Conflict("the game moved on; reload and try again")
+            raise Conflict(phrase("the game moved on; reload and try again"))
     else:  # pragma: no cover  (only PostgreSQL and SQLite are supported)
         try:
             with session.begin_nested():
                 session.add(EventRow(**values))
                 session.flush()
         except IntegrityError as error:
-            raise Conflict("the game moved on; reload and try again") from error
+            raise Conflict(phrase("the game moved on; reload and try again")) from error
     return Event(expected_seq, kind, payload, actor, now, prev_hash, digest)
 
 

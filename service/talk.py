@@ -12,6 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine import IllegalAction
+from engine.text import phrase
 from service import preferences, store
 from service.errors import told
 from service.games import _outbox, load
@@ -36,11 +37,11 @@ def post_message(session: Session, game_id: str, seat: int, text: str, now: date
     its mail off.  Returns (the event's seq, outbox ids to dispatch after commit)."""
     text = clean(text)
     if not text:
-        raise IllegalAction("the message is empty")
+        raise IllegalAction(phrase("the message is empty"))
     for _attempt in range(5):  # other writers may take the next seq first: reload and retry
         loaded = load(session, game_id)
         if loaded.row.status == "abandoned":
-            raise IllegalAction("this game was ended; the table is closed")
+            raise IllegalAction(phrase("this game was ended; the table is closed"))
         try:
             event = store.append(session, game_id, loaded.seq + 1, loaded.head_hash,
                                  "MessagePosted", {"seat": seat, "text": text}, actor, now)
@@ -53,7 +54,7 @@ def post_message(session: Session, game_id: str, seat: int, text: str, now: date
         session.add_all(rows)
         session.flush()
         return event.seq, [r.id for r in rows]
-    raise store.Conflict("the game is busy; try again")
+    raise store.Conflict(phrase("the game is busy; try again"))
 
 
 def recent(session: Session, game_id: str, upto: int | None = None, limit: int = RECENT) -> list[dict]:

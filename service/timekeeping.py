@@ -21,6 +21,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.util import identity_key
 
 from engine import IllegalAction
+from engine.text import phrase
 from service.models import DeadlineRow, SeatClockRow
 
 POLICIES = ("default", "standing", "pause")
@@ -60,25 +61,26 @@ def parse_clock(data) -> ClockSettings:
     if data is None:
         return ClockSettings()
     if not isinstance(data, dict):
-        raise IllegalAction("clock must be a JSON object")
+        raise IllegalAction(phrase("clock must be a JSON object"))
     unknown = set(data) - set(ClockSettings.__dataclass_fields__)
     if unknown:
-        raise IllegalAction(f"unknown clock setting(s): {', '.join(sorted(unknown))}")
+        raise IllegalAction(phrase("unknown clock setting(s): {unknown}", unknown=sorted(unknown)))
     values = {**_DEFAULTS, **data}
     for key in ("per_decision_hours", "bank_max_hours", "vacation_period_days"):
         if not _number(values[key]) or values[key] <= 0:
-            raise IllegalAction(f"{key} must be a positive number")
+            raise IllegalAction(phrase("{setting} must be a positive number", setting=key))
     if not _number(values["vacation_days"]) or values["vacation_days"] < 0:
-        raise IllegalAction("vacation_days must be zero or more")
+        raise IllegalAction(phrase("vacation_days must be zero or more"))
     if values["per_decision_hours"] > values["bank_max_hours"]:
-        raise IllegalAction("per_decision_hours cannot exceed bank_max_hours")
+        raise IllegalAction(phrase("per_decision_hours cannot exceed bank_max_hours"))
     marks = values["reminder_hours"]
     if not isinstance(marks, list) or not all(_number(m) and m > 0 for m in marks):
-        raise IllegalAction("reminder_hours must be a list of positive hours")
+        raise IllegalAction(phrase("reminder_hours must be a list of positive hours"))
     if values["timeout_policy"] not in POLICIES:
-        raise IllegalAction(f"timeout_policy must be one of {', '.join(POLICIES)}")
+        raise IllegalAction(phrase("timeout_policy must be one of {choices}",
+                                   choices=list(POLICIES)))
     if not isinstance(values["weekend_pause"], bool):
-        raise IllegalAction("weekend_pause must be true or false")
+        raise IllegalAction(phrase("weekend_pause must be true or false"))
     return ClockSettings(values["per_decision_hours"], values["bank_max_hours"],
                          tuple(sorted(set(marks), reverse=True)), values["timeout_policy"],
                          values["weekend_pause"], values["vacation_days"],
@@ -358,9 +360,9 @@ def start_vacation(session: Session, clock: SeatClockRow, settings: ClockSetting
     """Stop the seat's clock; schedule the vacation's end when the budget runs out."""
     left = vacation_left(clock, settings, game_started, now)
     if left <= timedelta(0):
-        raise IllegalAction("no vacation days left in this game")
+        raise IllegalAction(phrase("no vacation days left in this game"))
     if clock.vacation_since is not None:
-        raise IllegalAction("you are already on vacation")
+        raise IllegalAction(phrase("you are already on vacation"))
     if clock.due_at is not None:
         clock.bank_seconds = int(clock_time_between(now, _aware(clock.due_at),
                                                     settings.weekend_pause).total_seconds())
@@ -376,7 +378,7 @@ def end_vacation(session: Session, clock: SeatClockRow, settings: ClockSettings,
                  resume: bool = True) -> None:
     """Restart the clock where it stopped (at least a day, so nobody times out on return)."""
     if clock.vacation_since is None:
-        raise IllegalAction("you are not on vacation")
+        raise IllegalAction(phrase("you are not on vacation"))
     clock.vacation_used_seconds = (clock.vacation_used_seconds or 0) + int(
         (now - _aware(clock.vacation_since)).total_seconds())
     clock.vacation_since = None

@@ -12,6 +12,9 @@ import secrets
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
+from engine.text import phrase
+from service.refusals import Refusal
+
 SALT = "chasqui-seat-v1"
 
 
@@ -21,7 +24,7 @@ def _serializer(secret_key: str) -> URLSafeSerializer:
     return URLSafeSerializer(secret_key, salt=SALT)
 
 
-class BadSecret(Exception):
+class BadSecret(Refusal):
     """Forged, malformed or revoked: the caller answers 403 and changes nothing."""
 
 
@@ -48,10 +51,10 @@ def _verified(secret_key: str, secret: str) -> tuple[str, int, str]:
     try:
         data = _serializer(secret_key).loads(secret)
     except BadSignature:
-        raise BadSecret("this link is not valid (forged or mistyped)") from None
+        raise BadSecret(phrase("this link is not valid (forged or mistyped)")) from None
     if (not isinstance(data, list) or len(data) != 3 or not isinstance(data[0], str)
             or not isinstance(data[1], int) or not isinstance(data[2], str)):
-        raise BadSecret("this link is not valid")
+        raise BadSecret(phrase("this link is not valid"))
     return data[0], data[1], data[2]
 
 

@@ -11,6 +11,7 @@ from flask_babel import gettext
 from sqlalchemy.orm import Session
 
 from engine import IllegalAction
+from engine.text import phrase, term
 from service import store, timekeeping
 from service.app import services
 from service.errors import told
@@ -33,7 +34,7 @@ def _clock(session: Session, loaded: Loaded, seat: int) -> SeatClockRow:
 def start(session: Session, loaded: Loaded, seat: int, now: datetime, domain: str,
           actor: str, auto: bool) -> list[int]:
     if loaded.row.status not in ("active", "paused"):
-        raise IllegalAction(f"the game is {loaded.row.status}")
+        raise IllegalAction(phrase("the game is {status}", status=term(loaded.row.status)))
     settings = timekeeping.clock_of(loaded.first.payload)
     left = timekeeping.start_vacation(session, _clock(session, loaded, seat), settings,
                                       loaded.first.recorded_at, now)

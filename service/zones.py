@@ -12,7 +12,9 @@ from flask_babel import gettext
 from sqlalchemy.orm import Session
 
 from engine import IllegalAction
+from engine.text import phrase
 from service.app import services
+from service.errors import told
 from service.models import MailPreferenceRow
 from service.moves import resolve_seat
 from service.timekeeping import format_due, zone_of
@@ -31,11 +33,11 @@ def zone_name(session: Session, game_id: str, seat: int) -> str:
 
 def valid_zone(name) -> str:
     if not isinstance(name, str) or not name:
-        raise IllegalAction("choose a time zone")
+        raise IllegalAction(phrase("choose a time zone"))
     try:
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise IllegalAction(f"unknown time zone {name!r}") from None
+        raise IllegalAction(phrase("unknown time zone {zone}", zone=repr(name))) from None
     return name
 
 
@@ -64,7 +66,7 @@ def choose(secret: str):
             game_id, seat = resolve_seat(session, svc.settings.secret_key, secret)
             set_zone(session, game_id, seat, request.form.get("timezone"), svc.clock())
     except IllegalAction as error:
-        flash(gettext("Not done: %(error)s", error=error), "error")
+        flash(gettext("Not done: %(error)s", error=told(error)), "error")
     else:
         flash(gettext("Your time zone is saved: deadlines are shown in it."), "ok")
     return redirect(url_for("play.page", secret=secret), 303)

@@ -4,18 +4,14 @@ from __future__ import annotations
 
 from email_validator import EmailNotValidError, validate_email
 
-from engine.text import phrase, render
+from engine.text import phrase
+from service.refusals import Refusal
 
 MAX_ADDRESS = 254
 
 
-class BadAddress(ValueError):
-    """Not a usable mail address; the message says why (``str``: English; ``say``: the
-    phrase a page shows in its reader's language)."""
-
-    def __init__(self, message):
-        super().__init__(render(message))
-        self.say = message
+class BadAddress(Refusal, ValueError):
+    """Not a usable mail address; the message says why."""
 
 
 def normalise(raw: str | None) -> str:

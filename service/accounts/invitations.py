@@ -23,13 +23,14 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine import IllegalAction, get_game
-from engine.text import phrase, render, term
+from engine.text import phrase, term
 from service import games, preferences, timekeeping
 from service.accounts import addresses, admin_link, mailer, quotas
 from service.i18n import N_
 from service.models import AccountRow, InvitationBlockRow, InvitationRow, PendingGameRow
 from service.store import utc
 from service.tokens import new_game_id
+from service.refusals import Refusal
 
 LIFETIME = timedelta(days=7)
 JOIN_LIFETIME = timedelta(days=1)
@@ -44,15 +45,12 @@ OPTION_CHOICES: dict[str, dict[str, list[tuple[str, str]]]] = {
 MAX_NAME = 80
 
 
-class InvitationError(Exception):
-    """Refused; nothing was changed.  ``status`` is the HTTP answer.  ``message`` is a
-    catalog text or a phrase (``engine.text``): ``str(error)`` is its English (the JSON
-    answers keep it), ``error.say`` what a page shows in its reader's language."""
+class InvitationError(Refusal):
+    """Refused; nothing was changed.  ``status`` is the HTTP answer."""
 
     def __init__(self, status: int, message):
-        super().__init__(render(message))
+        super().__init__(message)
         self.status = status
-        self.say = message
 
 
 @dataclass
@@ -145,7 +143,7 @@ def validate(draft: Draft) -> tuple[dict, dict]:
                                           game=term(game.title), low=game.min_players,
                                           high=game.max_players, count=draft.players))
     if not isinstance(draft.options, dict):
-        raise IllegalAction("options must be a JSON object")
+        raise IllegalAction(phrase("options must be a JSON object"))
     game.setup([f"seat {i}" for i in range(draft.players)], 0, draft.options)  # bad option: raises
     clock = timekeeping.parse_clock(draft.clock).to_json()
     if draft.language not in LANGUAGES:

@@ -11,21 +11,17 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from engine.text import phrase, render
+from engine.text import phrase
 from service.models import AccountMailRow, InvitationRow, PendingGameRow
+from service.refusals import Refusal
 
 ADDRESS_WINDOW = timedelta(hours=1)
 ORGANISER_WINDOW = timedelta(days=1)
 UNSOLICITED_KINDS = ("sign_in", "join")
 
 
-class TooMany(Exception):
-    """A counted limit is reached; nothing was changed.  Answered with 429.  ``str``: the
-    English message; ``say``: its phrase, for a page in its reader's language."""
-
-    def __init__(self, message):
-        super().__init__(render(message))
-        self.say = message
+class TooMany(Refusal):
+    """A counted limit is reached; nothing was changed.  Answered with 429."""
 
 
 def check_address(session: Session, address: str, now: datetime, per_hour: int) -> None:

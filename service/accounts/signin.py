@@ -17,27 +17,26 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from engine.text import phrase, render
+from engine.text import phrase
 from service.accounts import addresses, admin_link, mailer, quotas, sessions
 from service.app import limiter, services
 from service.errors import told
 from service.i18n import N_
 from service.models import AccountRow, SignInTokenRow
 from service.store import utc
+from service.refusals import Refusal
 
 LIFETIME = timedelta(minutes=15)
 SALT = "chasqui-signin-v1"
 REQUEST_LIMIT = "10 per minute"   # per client address, on top of the per-address count
 
 
-class LinkRefused(Exception):
-    """A sign-in link that cannot be used; ``say`` is the message as a page shows it (a
-    catalog text or a phrase), ``str`` its English."""
+class LinkRefused(Refusal):
+    """A sign-in link that cannot be used; ``status`` is the HTTP answer."""
 
     def __init__(self, status: int, message):
-        super().__init__(render(message))
+        super().__init__(message)
         self.status = status
-        self.say = message
 
 
 def link_token(settings, row: SignInTokenRow) -> str:

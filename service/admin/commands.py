@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from engine import IllegalAction
 from engine.core import replay
+from engine.text import phrase, term
 from service import snapshots, store
 from service.games import (Loaded, Outcome, StaleMove, _outbox, _queue_mail,
                            _wants_turn_mail, load, play_bots)
@@ -34,25 +35,26 @@ def _load_expecting(session: Session, game_id: str, expected_seq) -> Loaded:
     loaded = load(session, game_id)
     if expected_seq is not None:
         if not isinstance(expected_seq, int) or isinstance(expected_seq, bool):
-            raise IllegalAction("seq must be an integer: the seq of the state you saw")
+            raise IllegalAction(phrase("seq must be an integer: the seq of the state you saw"))
         if expected_seq != loaded.seq:
-            raise Conflict(f"the game moved on: you saw seq {expected_seq}, it is now at seq "
-                           f"{loaded.seq}; reload and decide again")
+            raise Conflict(phrase("the game moved on: you saw seq {seen}, it is now at seq {now}; "
+                                  "reload and decide again", seen=expected_seq, now=loaded.seq))
     return loaded
 
 
 def _reason(reason, required: bool = True) -> str:
     text = reason.strip() if isinstance(reason, str) else ""
     if required and not text:
-        raise IllegalAction("give a reason: it is recorded and mailed to the players")
+        raise IllegalAction(phrase("give a reason: it is recorded and mailed to the players"))
     if len(text) > MAX_REASON:
-        raise IllegalAction(f"the reason may have at most {MAX_REASON} characters")
+        raise IllegalAction(phrase("the reason may have at most {count} characters",
+                                   count=MAX_REASON))
     return text
 
 
 def _seat(loaded: Loaded, seat) -> SeatRow:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(loaded.seats):
-        raise IllegalAction(f"no seat {seat!r} in this game")
+        raise IllegalAction(phrase("no seat {seat} in this game", seat=repr(seat)))
     return loaded.seats[seat]
 
 
@@ -111,9 +113,9 @@ def rollback(session: Session, game_id: str, to_seq, reason, actor: str, now: da
     rolled back by rolling back to a seq at or after it."""
     loaded = _load_expecting(session, game_id, expected_seq)
     if loaded.row.status == "abandoned":
-        raise IllegalAction("the game was abandoned; it cannot be rolled back")
+        raise IllegalAction(phrase("the game was abandoned; it cannot be rolled back"))
     if not isinstance(to_seq, int) or isinstance(to_seq, bool) or not 1 <= to_seq < loaded.seq:
-        raise IllegalAction(f"to_seq must be a seq from 1 to {loaded.seq - 1}")
+        raise IllegalAction(phrase("to_seq must be a seq from 1 to {last}", last=loaded.seq - 1))
     text = _reason(reason)
     _append(session, loaded, "RolledBack", {"to_seq": to_seq, "reason": text}, actor, now)
     _replay(loaded)
@@ -135,20 +137,20 @@ def undoable_move(loaded: Loaded, seat: int,
     is at or before the snapshot the load started from) is the state before it loaded, from
     a snapshot too when ``session`` is given (``_epoch_before``)."""
     if loaded.row.status != "active" or loaded.game.outcome(loaded.state) is not None:
-        return None, "the game is not running"
+        return None, N_("the game is not running")
     last = _last_move(loaded)
     if last is None:
-        return None, "you have made no move to take back"
+        return None, N_("you have made no move to take back")
     me = f"seat:{seat}"
     if last.kind != "MoveMade" or last.payload.get("seat") != seat or last.actor != me:
-        return None, "the last move is not yours"
+        return None, N_("the last move is not yours")
     for later in loaded.since(last.seq):
         if later.kind in INFO_EVENTS:  # a message or a vacation changes nothing decided on
             continue
         if later.actor != me or later.kind not in ("MoveMade", "Undone"):
-            return None, "the game moved on since your move"
+            return None, N_("the game moved on since your move")
     if _epoch_before(loaded, last, session) != loaded.state.get("epoch"):
-        return None, "your move revealed something new; it cannot be taken back"
+        return None, N_("your move revealed something new; it cannot be taken back")
     return last, ""
 
 
@@ -186,13 +188,13 @@ def undo_move(session: Session, game_id: str, seat: int, seq_seen, now: datetime
     """A player takes back their own last move: ``Undone{to_seq}`` by the seat itself."""
     loaded = load(session, game_id)
     if not isinstance(seq_seen, int) or isinstance(seq_seen, bool):
-        raise IllegalAction("seq must be an integer: the seq of the state you saw")
+        raise IllegalAction(phrase("seq must be an integer: the seq of the state you saw"))
     if seq_seen != loaded.seq:
-        raise StaleMove(f"the game moved on: you saw seq {seq_seen}, it is now at seq "
-                        f"{loaded.seq}; reload to see the current state")
+        raise StaleMove(phrase("the game moved on: you saw seq {seen}, it is now at seq {now}; "
+                               "reload to see the current state", seen=seq_seen, now=loaded.seq))
     move, why = undoable_move(loaded, seat, session)
     if move is None:
-        raise IllegalAction(f"nothing to take back: {why}")
+        raise IllegalAction(phrase("nothing to take back: {why}", why=term(why)))
     _append(session, loaded, "Undone", {"to_seq": move.seq - 1, "seat": seat,
                                         "label": move.payload.get("label", "")},
             f"seat:{seat}", now)
@@ -205,7 +207,8 @@ def undo_move(session: Session, game_id: str, seat: int, seq_seen, now: datetime
 
 def _live(loaded: Loaded) -> None:
     if loaded.row.status not in LIVE:
-        raise IllegalAction(f"the game is {loaded.row.status}; its seats can no longer change")
+        raise IllegalAction(phrase("the game is {status}; its seats can no longer change",
+                                   status=term(loaded.row.status)))
 
 
 def replace_seat(session: Session, game_id: str, seat, name, email, actor: str, now: datetime,
@@ -216,9 +219,9 @@ def replace_seat(session: Session, game_id: str, seat, name, email, actor: str, 
     seat_row = _seat(loaded, seat)
     name = name.strip()[:80] if isinstance(name, str) else ""
     if not name:
-        raise IllegalAction("the new player needs a name")
+        raise IllegalAction(phrase("the new player needs a name"))
     if not isinstance(email, str) or "@" not in email or len(email) > 254 or "\n" in email:
-        raise IllegalAction("the new player needs a valid email")
+        raise IllegalAction(phrase("the new player needs a valid email"))
     email = email.strip()
     _append(session, loaded, "SeatReplaced", {"seat": seat, "name": name, "email": email,
                                               "previous_name": seat_row.name}, actor, now)
@@ -236,7 +239,7 @@ def bot_seat(session: Session, game_id: str, seat, actor: str, now: datetime, do
     _live(loaded)
     seat_row = _seat(loaded, seat)
     if seat_row.bot:
-        raise IllegalAction(f"seat {seat} is already played by a bot")
+        raise IllegalAction(phrase("seat {seat} is already played by a bot", seat=seat))
     _append(session, loaded, "SeatBotted", {"seat": seat, "name": seat_row.name}, actor, now)
     seat_row.bot = True
     play_bots(session, loaded, now)
@@ -247,7 +250,8 @@ def pause(session: Session, game_id: str, reason, actor: str, now: datetime, dom
           expected_seq=None) -> Outcome:
     loaded = _load_expecting(session, game_id, expected_seq)
     if loaded.row.status != "active":
-        raise IllegalAction(f"the game is {loaded.row.status}; only an active game can pause")
+        raise IllegalAction(phrase("the game is {status}; only an active game can pause",
+                                   status=term(loaded.row.status)))
     _append(session, loaded, "GamePaused", {"reason": _reason(reason, required=False)}, actor, now)
     loaded.row.status = "paused"
     return Outcome(loaded.seq, _mail(session, loaded, now, domain, None, all_kind="paused"))
@@ -257,7 +261,8 @@ def resume(session: Session, game_id: str, actor: str, now: datetime, domain: st
            expected_seq=None) -> Outcome:
     loaded = _load_expecting(session, game_id, expected_seq)
     if loaded.row.status != "paused":
-        raise IllegalAction(f"the game is {loaded.row.status}, not paused")
+        raise IllegalAction(phrase("the game is {status}, not paused",
+                                   status=term(loaded.row.status)))
     _append(session, loaded, "GameResumed", {}, actor, now)
     loaded.row.status = "active"
     play_bots(session, loaded, now)
@@ -268,7 +273,7 @@ def abandon(session: Session, game_id: str, reason, actor: str, now: datetime, d
             expected_seq=None) -> Outcome:
     loaded = _load_expecting(session, game_id, expected_seq)
     if loaded.row.status not in LIVE:
-        raise IllegalAction(f"the game is {loaded.row.status} already")
+        raise IllegalAction(phrase("the game is {status} already", status=term(loaded.row.status)))
     _append(session, loaded, "GameAbandoned", {"reason": _reason(reason)}, actor, now)
     loaded.row.status = "abandoned"
     return Outcome(loaded.seq, _mail(session, loaded, now, domain, None, all_kind="abandoned"))
@@ -310,7 +315,7 @@ def status_from_events(events: list[Event], finished: bool) -> str:
 
 def _parse_events(raw) -> list[Event]:
     if not isinstance(raw, list) or not raw:
-        raise IllegalAction("events must be a non-empty list")
+        raise IllegalAction(phrase("events must be a non-empty list"))
     events = []
     for i, item in enumerate(raw):
         try:
@@ -319,10 +324,11 @@ def _parse_events(raw) -> list[Event]:
                 actor=item["actor"], recorded_at=store.utc(datetime.fromisoformat(item["recorded_at"])),
                 prev_hash=item["prev_hash"], hash=item["hash"]))
         except (KeyError, TypeError, ValueError) as error:
-            raise IllegalAction(f"events[{i}] is malformed ({error})") from None
+            raise IllegalAction(phrase("events[{index}] is malformed ({error})", index=i,
+                                       error=str(error))) from None
         if not (isinstance(item["seq"], int) and isinstance(item["kind"], str)
                 and isinstance(item["payload"], dict) and isinstance(item["actor"], str)):
-            raise IllegalAction(f"events[{i}] is malformed")
+            raise IllegalAction(phrase("events[{index}] is malformed", index=i))
     return events
 
 
@@ -330,31 +336,36 @@ def import_game(session: Session, data, now: datetime) -> str:
     """Recreate an exported game under its own id.  Refuses a broken hash chain, an id that
     exists here, or events the engine cannot replay; mails nobody (the importer decides)."""
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-        raise IllegalAction(f"not a Chasqui game export (format must be {EXPORT_FORMAT!r})")
+        raise IllegalAction(phrase("not a Chasqui game export (format must be {format})",
+                                   format=repr(EXPORT_FORMAT)))
     if data.get("version") != EXPORT_VERSION:
-        raise IllegalAction(f"unknown export version {data.get('version')!r}")
+        raise IllegalAction(phrase("unknown export version {version}",
+                                   version=repr(data.get("version"))))
     game_id = (data.get("game") or {}).get("id") if isinstance(data.get("game"), dict) else None
     if not isinstance(game_id, str) or not 0 < len(game_id) <= 32:
-        raise IllegalAction("game.id is missing")
+        raise IllegalAction(phrase("game.id is missing"))
     if session.get(GameRow, game_id) is not None:
-        raise Conflict(f"a game {game_id!r} exists here already; nothing was imported")
+        raise Conflict(phrase("a game {game} exists here already; nothing was imported",
+                              game=repr(game_id)))
     events = _parse_events(data.get("events"))
     report = store.verify_chain(game_id, events)
     if not report.ok:
-        raise IllegalAction(f"the hash chain is broken at seq {report.broken_at}: "
-                            f"{report.reason}; nothing was imported")
+        raise IllegalAction(phrase("the hash chain is broken at seq {seq}: {why}; nothing was "
+                                   "imported", seq=report.broken_at, why=report.reason))
     try:
         game, state = rebuild(events)
     except (IllegalAction, KeyError, TypeError, ValueError) as error:
-        raise IllegalAction(f"the events do not replay: {error}") from None
+        raise IllegalAction(phrase("the events do not replay: {error}",
+                                   error=getattr(error, "say", None) or str(error))) from None
     seats = data.get("seats")
     players = created(events)["players"]
     if not isinstance(seats, list) or len(seats) != len(players):
-        raise IllegalAction(f"seats must list the game's {len(players)} seats")
+        raise IllegalAction(phrase("seats must list the game's {count} seats",
+                                   count=len(players)))
     for i, s in enumerate(seats):
         if (not isinstance(s, dict) or not isinstance(s.get("name"), str)
                 or not isinstance(s.get("email"), str) or "@" not in s["email"]):
-            raise IllegalAction(f"seats[{i}] needs a name and an email")
+            raise IllegalAction(phrase("seats[{index}] needs a name and an email", index=i))
     session.add(GameRow(
         id=game_id, game=game.name, created_at=events[0].recorded_at,
         updated_at=events[-1].recorded_at, head_seq=events[-1].seq,
@@ -367,7 +378,7 @@ def import_game(session: Session, data, now: datetime) -> str:
         stored = store.append(session, game_id, event.seq, event.prev_hash, event.kind,
                               event.payload, event.actor, event.recorded_at)
         if stored.hash != event.hash:  # cannot happen after verify_chain; never store a fork
-            raise IllegalAction(f"event {event.seq} does not reproduce its hash")
+            raise IllegalAction(phrase("event {seq} does not reproduce its hash", seq=event.seq))
     return game_id
 
 

@@ -308,7 +308,7 @@ def import_game():
     try:
         data = json.loads(raw or b"null")
     except ValueError:
-        raise IllegalAction(_("the file is not JSON")) from None
+        raise IllegalAction(phrase("the file is not JSON")) from None
     svc = services()
     with svc.db.unit_of_work() as session:
         game_id = commands.import_game(session, data, svc.clock())
@@ -325,7 +325,7 @@ def _form_int(name: str, required: bool = True) -> int | None:
     try:
         return int(value)
     except ValueError:
-        raise IllegalAction(_("%(field)s must be a whole number", field=name)) from None
+        raise IllegalAction(phrase("{field} must be a whole number", field=name)) from None
 
 
 def _run(game_id: str, command, done: str, **kwargs):

@@ -1,6 +1,8 @@
 """A real SMTP server (aiosmtpd) that keeps what it receives, deduped by Message-ID,
 and can be told to answer with a failure code, or to be slow (``delay``): a slow server keeps
-a sender busy mid-send, so a test can kill the sender while it waits for the final reply."""
+a sender busy mid-send, so a test can kill the sender while it waits for the final reply.
+With ``delay_only_new`` it is slow only on a Message-ID it has not kept before, so a sender
+that resends a killed mail gets past it and stalls on the next new one."""
 from __future__ import annotations
 
 import asyncio
@@ -27,6 +29,8 @@ class Sink:
         self.order: list[str] = []
         self.reply_code: str | None = None  # e.g. "451 try later" or "550 no such user"
         self.delay: float = 0.0  # seconds between keeping a message and answering 250
+        self.delay_only_new = False  # True: a Message-ID kept before is answered at once
+        self.stalled: list[str] = []  # Message-IDs whose 250 was delayed, in order
         self.entered = 0         # DATA commands seen (whatever the answer)
         self.refused = 0         # DATA commands answered with ``reply_code``
 
@@ -40,11 +44,15 @@ class Sink:
         message = email.message_from_bytes(envelope.content, policy=policy.default)
         mid = message["Message-ID"]
         with self.lock:
+            first_copy = mid not in self.messages
             self.raw_by_id.setdefault(mid, []).append(envelope.content)
-            if mid not in self.messages:
+            if first_copy:
                 self.messages[mid] = message
                 self.order.append(mid)
-        if self.delay:
+            stall = bool(self.delay) and (first_copy or not self.delay_only_new)
+            if stall:
+                self.stalled.append(mid)
+        if stall:
             # kept first, answered later: a sender killed now never hears the 250, retries,
             # and the retry must be the very same bytes under the same Message-ID
             await asyncio.sleep(self.delay)

@@ -239,11 +239,16 @@ def test_an_unreachable_relay_is_a_temporary_failure(app, env):
 # --- 2. the worker is SIGKILLed mid-send, several times --------------------------------------
 
 def test_killing_the_worker_mid_send_loses_no_mail_and_never_changes_one(app, env, smtp, tmp_path):
-    """The sink keeps each message, then waits before its 250: a kill then lands after the
-    relay has the mail but before the worker marked the row sent — the worst moment.  The
-    row's transaction dies with the worker (still pending, no attempt counted), its task was
-    never acked, and the sweep sends it again: the same bytes, the same Message-ID."""
-    smtp.sink.delay = 3.0
+    """Three SIGKILLs, each while the worker waits for the relay's 250 of a different mail.
+
+    The sink keeps each new message, then holds its 250 for far longer than a kill takes: the
+    kill lands after the relay has the mail but before the worker marked the row sent — the
+    worst moment.  The batch's transaction dies with the worker (every row still pending, no
+    attempt counted), its task was never acked, and the sweep queues the rows again.  A mail
+    the sink already has is answered at once, so the next worker resends the killed mail and
+    stalls on one it has not sent yet: each kill hits a new row, and each killed mail is sent
+    again, the same bytes under the same Message-ID."""
+    smtp.sink.delay, smtp.sink.delay_only_new = 30.0, True
     client = app.test_client()
     workers = []
 
@@ -252,29 +257,38 @@ def test_killing_the_worker_mid_send_loses_no_mail_and_never_changes_one(app, en
         workers.append(w)
         return w.start()
 
+    def kill_mid_send(worker, stalls_before: int) -> str:
+        """SIGKILL the worker once the sink holds the 250 of a mail; that mail's Message-ID."""
+        wait_until(lambda: len(smtp.sink.stalled) > stalls_before, 60,
+                   "the worker to be mid-send", 0.02)
+        worker.kill(signal.SIGKILL)
+        return smtp.sink.stalled[-1]
+
     try:
-        before = smtp.sink.entered
         worker = start_worker()
         game_id, secrets = create_game(client)  # four start mails queued for the worker
         killed: list[str] = []
         for round_ in range(3):
-            wait_until(lambda: smtp.sink.entered > before, 60, "the worker to be mid-send", 0.02)
-            time.sleep(0.3)  # the message is kept; the 250 is still 2.7 s away
-            worker.kill(signal.SIGKILL)
-            mid = smtp.sink.order[-1]
+            stalls_before = len(smtp.sink.stalled)
+            if round_:
+                worker = start_worker()
+                sweep(app)  # the beat: the killed batch's rows are queued again
+            mid = kill_mid_send(worker, stalls_before)
+            assert len(smtp.sink.raw_by_id[mid]) == 1, "killed on a mail's first send"
+            assert all(len(smtp.sink.raw_by_id[k]) >= 2 for k in killed), \
+                "the mails killed before were sent again (rows go in id order) before this kill"
             killed.append(mid)
             row = next(r for r in outbox(app, game_id) if r.message_id == mid)
             assert row.status == "pending" and row.sent_at is None and row.attempts == 0
-            if round_ == 1:  # a move while no worker runs: its mail waits in the queue
+            if round_ == 1:  # a move is accepted while no worker runs (it owes no mail yet)
                 response = client.post(f"/api/play/{secrets[0]}",
                                        json={"action": {"type": "stay"}, "seq": 1})
                 assert response.status_code == 200, response.get_json()
-            before = smtp.sink.entered
-            worker = start_worker()
-            sweep(app)  # the beat: a killed batch's rows are queued again (one task per row)
+        assert len(set(killed)) == 3, killed  # three different mails, each killed mid-send
         smtp.sink.delay = 0
-        assert len(killed) == 3  # the re-queued rows start with the same first row
-        # the queue still holds the tasks nobody took; the killed ones come back by the sweep
+        worker = start_worker()
+        # the killed batches' tasks were never acked (the broker keeps them for its 300 s
+        # visibility time-out): the sweep is what brings their rows back
         swept = sweep(app)
         assert {r.message_id for r in outbox(app) if r.id in swept} >= set(killed)
         wait_until(lambda: all(r.status == "sent" for r in outbox(app, game_id)), 60,

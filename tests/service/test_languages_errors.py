@@ -66,13 +66,19 @@ def test_an_engine_refusal_keeps_its_english_text_and_carries_its_phrase():
     assert told(caught.value, "zh_Hans").startswith("未知的游戏 'nope'")
 
 
-def test_a_service_refusal_with_values_is_matched_and_translated():
-    stale = ValueError("the game moved on: you saw seq 3, it is now at seq 5; "
-                       "reload to see the current state")
-    assert told(stale, "zh_Hans") == "游戏已经继续：你看到的是第 3 步，现在是第 5 步；请刷新查看当前状态"
-    finished = told(ValueError("the game is finished; no moves are taken"), "ja")
-    assert finished.startswith("ゲームは") and "finished" not in finished  # the status too
-    assert told(stale, "en") == str(stale)
+def test_a_service_refusal_with_values_is_raised_with_its_phrase():
+    from service.timekeeping import parse_clock
+    from service.zones import valid_zone
+
+    with pytest.raises(IllegalAction) as caught:
+        parse_clock({"per_decision_hours": 0})
+    assert str(caught.value) == "per_decision_hours must be a positive number"
+    assert told(caught.value, "zh_Hans") == "per_decision_hours 必须是正数"
+    with pytest.raises(IllegalAction) as caught:
+        valid_zone("Mars/Olympus")
+    assert str(caught.value) == "unknown time zone 'Mars/Olympus'"
+    assert told(caught.value, "ja") == "不明なタイムゾーン 'Mars/Olympus'"
+    assert told(caught.value, "en") == str(caught.value)
     assert said(ValueError("something nobody marked")) == "something nobody marked"
 
 

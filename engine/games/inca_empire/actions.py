@@ -6,6 +6,8 @@ a mail can list each choice as a link.  While a step is open its data sits in
 ``state["pending"]`` (one token may sit on the played card: it counts as "on cards")."""
 from __future__ import annotations
 
+from collections.abc import Set
+
 from engine.text import N_, labelled, phrase, term
 
 from . import board, rules
@@ -42,7 +44,7 @@ def effects(state: dict, seat: int) -> dict:
     return out
 
 
-def my_network(state: dict, seat: int, eff: dict | None = None) -> set[str]:
+def my_network(state: dict, seat: int, eff: dict | None = None) -> frozenset[str]:
     eff = eff if eff is not None else effects(state, seat)
     return board.network(state, {seat} | eff["partners"])
 
@@ -145,10 +147,12 @@ def main_actions(state: dict, seat: int, bonus: bool) -> list[dict]:
     active = state["active"][seat]
     supply = state["supply"][seat]
     empty_spaces = [i for i, t in enumerate(state["trades"]) if not t]
+    sites = board.build_sites(state, net)
     out = []
     for cid in state["hands"][seat]:
         kind = CARDS[cid]["type"]
-        if kind in BUILDABLE and board.can_place(state, cid, net, eff["road_discount"], active):
+        if kind in BUILDABLE and board.can_place(state, cid, net, eff["road_discount"], active,
+                                                 sites):
             out.append(build_action(cid))
         if kind == "workforce" and supply >= 1:
             out.append(workforce_action(cid))
@@ -211,23 +215,24 @@ def any_card_action(state: dict, seat: int, bonus: bool) -> bool:
         return False
     eff = effects(state, seat)
     net = my_network(state, seat, eff)
-    return any(board.can_place(state, c, net, eff["road_discount"], state["active"][seat])
+    sites = board.build_sites(state, net)
+    return any(board.can_place(state, c, net, eff["road_discount"], state["active"][seat], sites)
                for c in builds)
 
 
-def stock_options(state: dict, seat: int, net: set[str], eff: dict, used=None) -> list[dict]:
+def stock_options(state: dict, seat: int, net: Set[str], eff: dict, used=None) -> list[dict]:
     """Storage huts on Colcas of the road system with room (two tokens under "huts2")."""
     if state["active"][seat] < 1:
         return []
     out = []
-    for k in sorted(net, key=lambda k: (board.pos(k)[1], board.pos(k)[0])):
+    for k in sorted(net, key=board.reading_order):
         for i in range(len(state["table"][k]["huts"])):
             if stock_allowed(state, eff, k, i, used):
                 out.append(stock_action(state, k, i))
     return out
 
 
-def stock_option(state: dict, seat: int, net: set[str], eff: dict, used, at,
+def stock_option(state: dict, seat: int, net: Set[str], eff: dict, used, at,
                  hut) -> dict | None:
     """The ``stock_options`` entry for ``(at, hut)``, or ``None`` if it is not listed."""
     if state["active"][seat] < 1 or not isinstance(at, str) or at not in net:
@@ -253,17 +258,17 @@ def stock_action(state: dict, k: str, i: int) -> dict:
                            where=where(state, k)))
 
 
-def temple_options(state: dict, seat: int, net: set[str]) -> list[dict]:
+def temple_options(state: dict, seat: int, net: Set[str]) -> list[dict]:
     """A free gold square in a city of the road system, paid from the Active Pool."""
     out = []
-    for k in sorted(net, key=lambda k: (board.pos(k)[1], board.pos(k)[0])):
+    for k in sorted(net, key=board.reading_order):
         option = temple_option(state, seat, net, k)
         if option:
             out.append(option)
     return out
 
 
-def temple_option(state: dict, seat: int, net: set[str], k) -> dict | None:
+def temple_option(state: dict, seat: int, net: Set[str], k) -> dict | None:
     """The ``temple_options`` entry for ``k``, or ``None`` if it is not listed."""
     if not isinstance(k, str) or k not in net:
         return None
@@ -359,7 +364,7 @@ def pending_action(state: dict, seat: int, action: dict) -> dict | None:
 
 def restrict_targets(state: dict) -> list[str]:
     """Any location but Cusco (a token there would stop every new Start city) that has none."""
-    return [k for k in sorted(state["table"], key=lambda k: (board.pos(k)[1], board.pos(k)[0]))
+    return [k for k in sorted(state["table"], key=board.reading_order)
             if is_restrict_target(state, k)]
 
 

@@ -6,6 +6,9 @@ Cusco?", so both live here and nowhere else (rulebook "Build a City or Colca", "
 Legal Connections", "Route Restrictions", "Machu Picchu")."""
 from __future__ import annotations
 
+from collections.abc import Set
+from functools import lru_cache
+
 from .cards import CARDS, CUSCO, MACHU_PICCHU, REGIONS
 
 CUSCO_KEY = "1,0"
@@ -23,9 +26,24 @@ def key(col: int, row: int) -> str:
     return f"{col},{row}"
 
 
+# Memoised pure functions of their (string) arguments: a late move asks them hundreds of
+# thousands of times over the same few dozen locations (parsing "c,r" alone was a sixth of a
+# late move's engine time).  Sized far above one game's grid, so a busy process keeps them.
+MEMO = 1 << 14
+
+
+@lru_cache(maxsize=MEMO)
 def pos(k: str) -> tuple[int, int]:
     c, r = k.split(",")
     return int(c), int(r)
+
+
+@lru_cache(maxsize=MEMO)
+def reading_order(k: str) -> tuple[int, int]:
+    """``(row, column)``: north to south, then west to east, the order every list of
+    locations is given in."""
+    col, row = pos(k)
+    return row, col
 
 
 def is_city(card: dict) -> bool:
@@ -68,6 +86,7 @@ def link_kind(a: dict, b: dict, direction: str, dist: int) -> bool:
     return False
 
 
+@lru_cache(maxsize=MEMO)
 def road_numbers(a_id: str, a_key: str, b_id: str, b_key: str) -> tuple[int, int] | None:
     """The two road numbers of a legal connection between two positions, else ``None``."""
     if MACHU_PICCHU in (a_id, b_id):
@@ -97,13 +116,22 @@ def road_cost(numbers: tuple[int, int], discount: int) -> int:
     return max(1, numbers[0] + numbers[1] - discount)
 
 
-def network(state: dict, owners: set[int]) -> set[str]:
-    """Locations joined to Cusco by roads of ``owners`` (a player, plus shared-road partners)."""
+def network(state: dict, owners: Set[int]) -> frozenset[str]:
+    """Locations joined to Cusco by roads of ``owners`` (a player, plus shared-road partners).
+
+    Every check of a build, road, temple or stock asks it, several times per move, so it is
+    remembered per exact list of those owners' road ends (outside the state: nothing of it
+    reaches a view or a hash).  Callers only read it, and never rely on its order."""
+    return _network_of(tuple((road["a"], road["b"]) for road in state["roads"]
+                             if road["owner"] in owners))
+
+
+@lru_cache(maxsize=256)
+def _network_of(ends: tuple[tuple[str, str], ...]) -> frozenset[str]:
     adj: dict[str, list[str]] = {}
-    for road in state["roads"]:
-        if road["owner"] in owners:
-            adj.setdefault(road["a"], []).append(road["b"])
-            adj.setdefault(road["b"], []).append(road["a"])
+    for a, b in ends:
+        adj.setdefault(a, []).append(b)
+        adj.setdefault(b, []).append(a)
     seen = {CUSCO_KEY}
     todo = [CUSCO_KEY]
     while todo:
@@ -112,23 +140,34 @@ def network(state: dict, owners: set[int]) -> set[str]:
             if there not in seen:
                 seen.add(there)
                 todo.append(there)
-    return seen
+    return frozenset(seen)
 
 
 def has_road(state: dict, a: str, b: str, owner: int) -> bool:
+    return (a, b) in roads_built(state, owner)
+
+
+def roads_built(state: dict, owner: int) -> set[tuple[str, str]]:
+    """The ends of ``owner``'s roads, both ways round: ``has_road`` for every candidate of a
+    listing at the price of one pass over the roads."""
+    built = set()
     for road in state["roads"]:
-        if road["owner"] == owner and {road["a"], road["b"]} == {a, b}:
-            return True
-    return False
+        if road["owner"] == owner:
+            built.add((road["a"], road["b"]))
+            built.add((road["b"], road["a"]))
+    return built
 
 
-def neighbours(k: str):
+@lru_cache(maxsize=MEMO)
+def neighbours(k: str) -> tuple[str, ...]:
     """Every position a road could reach from ``k`` (edges, corners, corners two apart)."""
     c, r = pos(k)
+    out = []
     for name, (dc, dr) in DIRS.items():
-        yield key(c + dc, r + dr)
+        out.append(key(c + dc, r + dr))
         if name in CORNERS:
-            yield key(c + 2 * dc, r + 2 * dr)
+            out.append(key(c + 2 * dc, r + 2 * dr))
+    return tuple(out)
 
 
 def column_allows(card: dict, col: int) -> bool:
@@ -137,7 +176,7 @@ def column_allows(card: dict, col: int) -> bool:
     return 0 <= col < COLUMNS and REGIONS[col] == card["region"]
 
 
-def placements(state: dict, card_id: str, net: set[str], discount: int, budget: int):
+def placements(state: dict, card_id: str, net: Set[str], discount: int, budget: int):
     """Every ``(at, via, road_tokens)`` where the card may be built now and paid for.
 
     A Start card goes only to its own spot beside Cusco (Machu Picchu: its own column);
@@ -148,19 +187,52 @@ def placements(state: dict, card_id: str, net: set[str], discount: int, budget: 
         tokens = placement_cost(state, card_id, at, via, discount, budget)
         if tokens is not None:
             found.append((at, via, tokens))
-    found.sort(key=lambda p: (pos(p[0])[1], pos(p[0])[0], pos(p[1])[1], pos(p[1])[0]))
+    found.sort(key=lambda p: (*reading_order(p[0]), *reading_order(p[1])))
     return found
 
 
-def can_place(state: dict, card_id: str, net: set[str], discount: int, budget: int) -> bool:
-    """``bool(placements(...))``, stopping at the first spot found."""
-    for at, via in placement_candidates(state, card_id, net):
+def can_place(state: dict, card_id: str, net: Set[str], discount: int, budget: int,
+              sites: dict[int, list[tuple[str, str]]] | None = None) -> bool:
+    """``bool(placements(...))``, stopping at the first spot found.  ``sites``: what
+    ``build_sites(state, net)`` returns, when the caller asks this for several cards of one
+    hand (it is the same for all of them); only the candidates in the card's columns are
+    then priced."""
+    card = CARDS[card_id]
+    if card["type"] == "start":
+        candidates = placement_candidates(state, card_id, net)
+    elif sites is None:  # one card: its columns' free spots, in the order they come
+        table = state["table"]
+        candidates = ((at, via) for at, via in placement_candidates(state, card_id, net)
+                      if at not in table and column_allows(card, pos(at)[0]))
+    else:
+        candidates = (site for col in range(COLUMNS) if column_allows(card, col)
+                      for site in sites.get(col, ()))
+    for at, via in candidates:
         if placement_cost(state, card_id, at, via, discount, budget) is not None:
             return True
     return False
 
 
-def placement(state: dict, card_id: str, at, via, net: set[str], discount: int,
+def build_sites(state: dict, net: Set[str]) -> dict[int, list[tuple[str, str]]]:
+    """The ``placement_candidates`` of any card but a Start card, less those no such card may
+    use whatever it is (``at`` taken, outside the three columns, edge to edge with Cusco), by
+    the column of ``at``.  ``placement_cost`` still decides each one: this only spares it the
+    candidates it would refuse for every card of a hand."""
+    table = state["table"]
+    sites: dict[int, list[tuple[str, str]]] = {}
+    for via in net:
+        if table[via]["restricted"]:
+            continue
+        for at in neighbours(via):
+            if at in table:
+                continue
+            col, row = pos(at)
+            if 0 <= col < COLUMNS and not orth_next_to_cusco(col, row):
+                sites.setdefault(col, []).append((at, via))
+    return sites
+
+
+def placement(state: dict, card_id: str, at, via, net: Set[str], discount: int,
               budget: int) -> int | None:
     """The road tokens of the one ``placements`` entry ``(at, via, tokens)``, or ``None`` when
     ``placements`` does not list ``(at, via)`` (checked directly, without listing them all)."""
@@ -175,7 +247,7 @@ def placement(state: dict, card_id: str, at, via, net: set[str], discount: int,
     return placement_cost(state, card_id, at, via, discount, budget)
 
 
-def placement_candidates(state: dict, card_id: str, net: set[str]):
+def placement_candidates(state: dict, card_id: str, net: Set[str]):
     """The ``(at, via)`` pairs ``placements`` considers (its geometry, before the rules)."""
     table = state["table"]
     if CARDS[card_id]["type"] == "start":
@@ -207,21 +279,25 @@ def placement_cost(state: dict, card_id: str, at: str, via: str, discount: int,
     return tokens if tokens + card["fame"] <= budget else None
 
 
-def road_options(state: dict, seat: int, net: set[str], discount: int, budget: int):
+def road_options(state: dict, seat: int, net: Set[str], discount: int, budget: int):
     """Every ``(a, b, tokens)`` road the seat may add between two existing locations."""
     table = state["table"]
+    built = roads_built(state, seat)
     found = []
-    for a in sorted(table, key=lambda k: (pos(k)[1], pos(k)[0])):
+    for a in sorted(table, key=reading_order):
         if table[a]["restricted"]:
             continue
+        a_on_net = a in net
         for b in road_ends(table, a):
-            tokens = road_cost_between(state, seat, a, b, net, discount, budget)
+            if b not in table or not (a_on_net or b in net):  # most: spared the call's "no"
+                continue
+            tokens = road_cost_between(state, seat, a, b, net, discount, budget, built)
             if tokens is not None:
                 found.append((a, b, tokens))
     return found
 
 
-def road_option(state: dict, seat: int, a, b, net: set[str], discount: int,
+def road_option(state: dict, seat: int, a, b, net: Set[str], discount: int,
                 budget: int) -> int | None:
     """The tokens of the one ``road_options`` entry ``(a, b, tokens)``, or ``None`` when
     ``road_options`` does not list ``(a, b)`` (checked directly, without listing them all)."""
@@ -238,19 +314,22 @@ def road_ends(table: dict, a: str):
     return neighbours(a) if table[a]["card"] != MACHU_PICCHU else (CUSCO_KEY,)
 
 
-def road_cost_between(state: dict, seat: int, a: str, b: str, net: set[str], discount: int,
-                      budget: int) -> int | None:
+def road_cost_between(state: dict, seat: int, a: str, b: str, net: Set[str], discount: int,
+                      budget: int, built: set[tuple[str, str]] | None = None) -> int | None:
     """Tokens for a new road from ``a`` (unrestricted, on the table) to ``b`` (one of
     ``road_ends``) if the rules allow it and the budget pays it, else ``None``.  Each road is
     listed once: from its end that comes first north to south, west to east (Machu Picchu:
-    always from Machu Picchu)."""
+    always from Machu Picchu).  ``built``: ``roads_built(state, seat)``, when the caller has
+    it."""
     table = state["table"]
     if b not in table or table[b]["restricted"] or not (a in net or b in net):
         return None
-    if (pos(b)[1], pos(b)[0]) < (pos(a)[1], pos(a)[0]) and table[a]["card"] != MACHU_PICCHU:
+    if reading_order(b) < reading_order(a) and table[a]["card"] != MACHU_PICCHU:
         return None
     numbers = road_numbers(table[a]["card"], a, table[b]["card"], b)
-    if numbers is None or has_road(state, a, b, seat):
+    if numbers is None:
+        return None
+    if (a, b) in (built if built is not None else roads_built(state, seat)):
         return None
     tokens = road_cost(numbers, discount)
     return tokens if tokens <= budget else None

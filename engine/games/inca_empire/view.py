@@ -2,26 +2,38 @@
 are secret until the game ends; everything on the table is public data a page can draw."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from . import board, rules
 from .cards import CARDS
 from .scoring import outcome as _outcome
 
 
 def table_view(state: dict) -> list[dict]:
+    """The table north to south, west to east (every page draws it, once per seat)."""
     out = []
-    for k, here in state["table"].items():
-        col, row = board.pos(k)
-        card = CARDS[here["card"]]
+    for k in sorted(state["table"], key=board.reading_order):
+        here = state["table"][k]
+        name, kind, region, col, row, temple_cost, goods = placed(here["card"], k)
         out.append({
-            "card": here["card"], "name": card["name"], "type": card["type"],
-            "region": board.region_of(here["card"], min(col, 2)), "column": col, "row": row,
-            "owner": here["owner"], "fame_tokens": here["fame"], "temple": here["temple"],
-            "temple_cost": card["temple"], "restricted": here["restricted"],
+            "card": here["card"], "name": name, "type": kind, "region": region, "column": col,
+            "row": row, "owner": here["owner"], "fame_tokens": here["fame"],
+            "temple": here["temple"], "temple_cost": temple_cost,
+            "restricted": here["restricted"],
             "huts": [{"good": good, "tokens": list(tokens)}
-                     for good, tokens in zip(card["huts"], here["huts"])],
+                     for good, tokens in zip(goods, here["huts"])],
         })
-    out.sort(key=lambda t: (t["row"], t["column"]))
     return out
+
+
+@lru_cache(maxsize=board.MEMO)
+def placed(card_id: str, k: str) -> tuple:
+    """What a view says of ``card_id`` at ``k`` that no move changes (remembered: a late
+    table has dozens of cards and every seat's view lists them all)."""
+    col, row = board.pos(k)
+    card = CARDS[card_id]
+    return (card["name"], card["type"], board.region_of(card_id, min(col, 2)), col, row,
+            card["temple"], tuple(card["huts"]))
 
 
 def view(state: dict, seat: int | None, decision_key: str | None) -> dict:
