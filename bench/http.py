@@ -104,14 +104,17 @@ class Server:
              "--log-level", "warning", target],
             cwd=ROOT, env={**os.environ, **env, "PYTHONPATH": str(ROOT)})
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and self.process.poll() is None:
             try:
                 socket.create_connection(("127.0.0.1", self.port), 0.5).close()
                 time.sleep(0.5)
-                return
+                if self.process.poll() is None:  # the answer was ours, not another process's
+                    return
             except OSError:
                 time.sleep(0.2)
-        raise SystemExit(f"{target} did not start")
+        self.stop()
+        raise SystemExit(f"{target} did not start on port {self.port} "
+                         f"(exit code {self.process.returncode})")
 
     def stop(self):
         self.process.terminate()
