@@ -202,22 +202,11 @@ def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, act
                                     status=term(loaded.row.status)))
     if seat not in game.to_act(state):
         raise IllegalAction(phrase("it is not your turn to act"))
-    chosen = legal_choice(game, state, seat, action)
+    chosen = game.find_legal_action(state, seat, action)
     record_move(session, loaded, "MoveMade", seat, chosen, actor, now, seq_seen=seq_seen)
     play_bots(session, loaded, now)
     return Outcome(loaded.seq, _queue_mail(session, loaded, seat, now, domain, clocks=clocks,
                                            modes=modes), loaded, seat)
-
-
-def legal_choice(game, state: dict, seat: int, action) -> dict:
-    """The listed legal action equal to ``action`` (with its label), else ``IllegalAction``.
-    An engine that can check one action without listing them all (Inca Empire's
-    ``find_legal_action``, proved equal to the listing by its tests) is asked directly: a late
-    Inca Empire turn lists hundreds of placements and roads."""
-    direct = getattr(game, "find_legal_action", None)
-    if direct is not None:
-        return direct(state, seat, action)
-    return find_legal(game.legal_actions(state, seat), action)
 
 
 _REREAD = (select(SeatRow, GameRow).join(GameRow, GameRow.id == SeatRow.game_id)

@@ -28,9 +28,9 @@ from service import games, preferences, timekeeping
 from service.accounts import addresses, admin_link, mailer, quotas
 from service.i18n import N_
 from service.models import AccountRow, InvitationBlockRow, InvitationRow, PendingGameRow
+from service.refusals import Refusal
 from service.store import utc
 from service.tokens import new_game_id
-from service.refusals import Refusal
 
 LIFETIME = timedelta(days=7)
 JOIN_LIFETIME = timedelta(days=1)

@@ -23,8 +23,8 @@ from service.app import limiter, services
 from service.errors import told
 from service.i18n import N_
 from service.models import AccountRow, SignInTokenRow
-from service.store import utc
 from service.refusals import Refusal
+from service.store import utc
 
 LIFETIME = timedelta(minutes=15)
 SALT = "chasqui-signin-v1"

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine import GAMES, IllegalAction, canonical_json, get_game
-from engine.core import without_label
+from engine.core import find_legal, without_label
 from tests.engine.playthrough import assert_replay_equals_live, play_random_game
 
 GAME_NAMES = sorted(GAMES)
@@ -77,15 +77,39 @@ def test_random_legal_games_end_and_replay_exactly(name, data):
         json.dumps(game.view(state, seat))
 
 
+def bot_decisions(name: str, seed: int, moves: int):
+    """(game, state, seat) at each of the first ``moves`` decisions of a game the bots play
+    with the fewest players; the caller looks, then the bot's move is applied."""
+    game = get_game(name)
+    state = game.setup([f"P{i}" for i in range(game.min_players)], seed, {})
+    for _ in range(moves):
+        if game.outcome(state) is not None:
+            return
+        seat = game.to_act(state)[0]
+        yield game, state, seat
+        state = game.apply(state, seat, game.bot_action(state, seat))
+
+
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_default_and_bot_actions_are_legal(name):
-    game = get_game(name)
-    state = game.setup([f"P{i}" for i in range(game.min_players)], 11, {})
-    for _ in range(200):
-        if game.outcome(state) is not None:
-            break
-        seat = game.to_act(state)[0]
+    for game, state, seat in bot_decisions(name, 11, 200):
         legal = [without_label(a) for a in game.legal_actions(state, seat)]
         for chosen in (game.default_action(state, seat), game.bot_action(state, seat)):
             assert without_label(chosen) in legal
-        state = game.apply(state, seat, game.bot_action(state, seat))
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_finding_a_submitted_action_gives_the_listed_one_and_refuses_the_rest(name):
+    """``find_legal_action`` (what the service checks a submitted move with) answers as
+    looking the action up in ``legal_actions`` does: the listed action with its label for
+    each one listed, sent without labels; the same refusal for one that is not listed."""
+    bogus = {"type": "no-such-move"}
+    for game, state, seat in bot_decisions(name, 5, 120):
+        legal = game.legal_actions(state, seat)
+        for action in legal:
+            assert game.find_legal_action(state, seat, without_label(action)) == action
+        with pytest.raises(IllegalAction) as refused:
+            game.find_legal_action(state, seat, bogus)
+        with pytest.raises(IllegalAction) as listed:
+            find_legal(legal, bogus)
+        assert str(refused.value) == str(listed.value)

@@ -85,6 +85,15 @@ def wait_until(predicate, timeout=30.0, what="a condition", step=0.1):
     raise AssertionError(f"timed out after {timeout}s waiting for {what}")
 
 
+def kill_mid_send(worker, sink, stalls_before: int = 0) -> str:
+    """SIGKILL ``worker`` once the sink holds the 250 of a mail beyond the first
+    ``stalls_before`` it held: the worst moment, after the relay has the mail and before the
+    worker could mark its row sent.  Returns that mail's Message-ID."""
+    wait_until(lambda: len(sink.stalled) > stalls_before, 60, "the worker to be mid-send", 0.02)
+    worker.kill(signal.SIGKILL)
+    return sink.stalled[-1]
+
+
 def all_sent_once_each(app, sink, game_id=None) -> None:
     """Every outbox row is sent and at the sink; any repeat is byte-identical (the MIME
     boundary included: service/mail.py derives it from the Message-ID)."""
@@ -257,13 +266,6 @@ def test_killing_the_worker_mid_send_loses_no_mail_and_never_changes_one(app, en
         workers.append(w)
         return w.start()
 
-    def kill_mid_send(worker, stalls_before: int) -> str:
-        """SIGKILL the worker once the sink holds the 250 of a mail; that mail's Message-ID."""
-        wait_until(lambda: len(smtp.sink.stalled) > stalls_before, 60,
-                   "the worker to be mid-send", 0.02)
-        worker.kill(signal.SIGKILL)
-        return smtp.sink.stalled[-1]
-
     try:
         worker = start_worker()
         game_id, secrets = create_game(client)  # four start mails queued for the worker
@@ -273,7 +275,7 @@ def test_killing_the_worker_mid_send_loses_no_mail_and_never_changes_one(app, en
             if round_:
                 worker = start_worker()
                 sweep(app)  # the beat: the killed batch's rows are queued again
-            mid = kill_mid_send(worker, stalls_before)
+            mid = kill_mid_send(worker, smtp.sink, stalls_before)
             assert len(smtp.sink.raw_by_id[mid]) == 1, "killed on a mail's first send"
             assert all(len(smtp.sink.raw_by_id[k]) >= 2 for k in killed), \
                 "the mails killed before were sent again (rows go in id order) before this kill"

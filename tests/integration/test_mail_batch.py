@@ -3,14 +3,11 @@ one event's mails, and a worker killed in the middle of a batch loses no mail an
 none (the batch's rows stay pending; the sweep sends them again, the same bytes)."""
 from __future__ import annotations
 
-import signal
-import time
-
 import pytest
 
 from tests.integration.conftest import Worker
-from tests.integration.test_faults import (all_sent_once_each, create_game, outbox, sweep,
-                                           wait_until)
+from tests.integration.test_faults import (all_sent_once_each, create_game, kill_mid_send,
+                                           outbox, sweep, wait_until)
 
 pytestmark = pytest.mark.integration
 
@@ -42,10 +39,7 @@ def test_killing_the_worker_mid_batch_leaves_the_batch_to_the_sweep_unchanged(
     try:
         workers.append(Worker(env, tmp_path / "worker-0.log").start())
         game_id, _ = create_game(app.test_client())
-        wait_until(lambda: smtp.sink.entered > 0, 60, "the worker to be mid-send", 0.02)
-        time.sleep(0.3)
-        workers[0].kill(signal.SIGKILL)
-        killed = smtp.sink.order[-1]
+        killed = kill_mid_send(workers[0], smtp.sink)
         rows = outbox(app, game_id)
         assert killed in {r.message_id for r in rows}
         assert all(r.status == "pending" and r.sent_at is None and r.attempts == 0 for r in rows)

@@ -26,6 +26,13 @@ def svc(app):
     return app.extensions["chasqui"]
 
 
+def delivered(app, ids, now, relay) -> dict:
+    """``deliver_many`` as the worker's task calls it: in an app context, with the app's
+    database and settings; returns its statuses by outbox id."""
+    with app.app_context():
+        return deliver_many(svc(app).db, svc(app).settings, ids, now, relay)
+
+
 def flattened(message) -> bytes:
     """What smtplib writes on the wire."""
     out = io.BytesIO()
@@ -79,8 +86,7 @@ def test_one_dispatch_is_one_batch_and_its_mails_are_the_bytes_of_one_by_one_del
             loaded = load(session, row.game_id, upto=row.seq)
             expected[row.message_id] = flattened(build_message(svc(app).settings, loaded, row))
     relay = Relay()
-    with app.app_context():
-        statuses = deliver_many(svc(app).db, svc(app).settings, start, clock(), relay)
+    statuses = delivered(app, start, clock(), relay)
     assert statuses == {i: "sent" for i in start}
     assert relay.sent == expected
     seat_1 = email.message_from_bytes(relay.sent[rows(app)[1].message_id], policy=policy.default)
@@ -121,9 +127,7 @@ def test_one_batch_may_hold_rows_of_several_games(app, new_game, queued, clock):
     new_game(players=4, seed=2)
     relay = Relay()
     ids = [i for batch in queued for i in batch]
-    with app.app_context():
-        assert deliver_many(svc(app).db, svc(app).settings, ids, clock(), relay) == {
-            i: "sent" for i in ids}
+    assert delivered(app, ids, clock(), relay) == {i: "sent" for i in ids}
     assert set(relay.sent) == {r.message_id for r in rows(app)}
 
 
@@ -132,8 +136,7 @@ def test_a_temporary_failure_is_counted_on_its_row_and_the_untried_rows_wait_for
     new_game(players=4)
     [batch] = queued
     relay = Relay({2: TemporaryFailure("451 4.3.0 try again later")})
-    with app.app_context():
-        statuses = deliver_many(svc(app).db, svc(app).settings, batch, clock(), relay)
+    statuses = delivered(app, batch, clock(), relay)
     first, second, *untried = rows(app)
     assert statuses[first.id] == first.status == "sent"
     assert statuses[second.id] == second.status == "pending" and second.attempts == 1
@@ -153,8 +156,7 @@ def test_a_bounce_is_recorded_on_its_row_and_the_batch_goes_on(app, new_game, qu
     new_game(players=3)
     [batch] = queued
     relay = Relay({1: PermanentFailure("550 5.1.1 no such user")})
-    with app.app_context():
-        statuses = deliver_many(svc(app).db, svc(app).settings, batch, clock(), relay)
+    statuses = delivered(app, batch, clock(), relay)
     assert list(statuses.values()) == ["bounced", "sent", "sent"]
     bounced = rows(app)[0]
     assert bounced.attempts == 1 and bounced.last_error.startswith("550")
@@ -163,10 +165,9 @@ def test_a_bounce_is_recorded_on_its_row_and_the_batch_goes_on(app, new_game, qu
 def test_rows_already_sent_or_gone_are_left_alone(app, new_game, queued, clock):
     new_game(players=3)
     [batch] = queued
-    with app.app_context():
-        deliver_many(svc(app).db, svc(app).settings, batch, clock(), Relay())
-        relay = Relay()  # a task delivered twice (a redelivery after a lost ack)
-        statuses = deliver_many(svc(app).db, svc(app).settings, [*batch, 9999], clock(), relay)
+    delivered(app, batch, clock(), Relay())
+    relay = Relay()  # a task delivered twice (a redelivery after a lost ack)
+    statuses = delivered(app, [*batch, 9999], clock(), relay)
     assert statuses == {**{i: "sent" for i in batch}, 9999: "locked-or-missing"}
     assert relay.tries == 0
     assert all(r.attempts == 1 for r in rows(app))
@@ -183,8 +184,7 @@ def test_a_mail_that_cannot_be_built_stays_pending_and_the_others_go(
             raise RuntimeError("a template bug")
         return real(settings, loaded, row, *args)
     monkeypatch.setattr(delivery, "build_message", broken_for_seat_1)
-    with app.app_context():
-        statuses = deliver_many(svc(app).db, svc(app).settings, batch, clock(), Relay())
+    statuses = delivered(app, batch, clock(), Relay())
     assert [statuses[i] for i in batch] == ["sent", "pending", "sent"]
     assert [r.attempts for r in rows(app)] == [1, 0, 1]
 

@@ -10,20 +10,12 @@ import time
 import pytest
 
 from service import delivery
-from service.delivery import backoff, deliver_many
+from service.delivery import backoff
 from service.games import load
 from service.mail import build_message
 from service.store import utc
 from service.transport import PermanentFailure, TemporaryFailure
-from tests.service.test_mail_batch import Relay, flattened, rows, svc
-
-
-@pytest.fixture
-def queued(app):
-    """The rows each commit hands over, kept instead of delivered."""
-    batches: list[list[int]] = []
-    svc(app).dispatch = lambda ids: batches.append(list(ids))
-    return batches
+from tests.service.test_mail_batch import Relay, delivered, flattened, queued, rows, svc  # noqa: F401  (queued: a fixture)
 
 
 class OverlappingRelay(Relay):
@@ -65,8 +57,7 @@ def test_an_overlapped_batch_sends_in_order_from_one_thread_and_marks_each_row_a
             relay.timeline.append(("marked", row.message_id))
         return real_record(row, outcome, now, own_attempt)
     monkeypatch.setattr(delivery, "record", noted_record)
-    with app.app_context():
-        statuses = deliver_many(svc(app).db, svc(app).settings, batch, clock(), relay)
+    statuses = delivered(app, batch, clock(), relay)
     assert list(statuses.values()) == ["sent"] * 4
     assert len(relay.threads) == 1 and threading.current_thread().name not in relay.threads
     mids = [r.message_id for r in rows(app)]
@@ -89,8 +80,7 @@ def test_an_overlapped_batch_stops_at_a_temporary_failure_before_the_next_mail_g
     new_game(players=4)
     [batch] = queued
     relay = OverlappingRelay({2: TemporaryFailure("451 4.3.0 try again later")})
-    with app.app_context():
-        statuses = deliver_many(svc(app).db, svc(app).settings, batch, clock(), relay)
+    statuses = delivered(app, batch, clock(), relay)
     first, second, *untried = rows(app)
     assert statuses[first.id] == first.status == "sent" and first.attempts == 1
     assert statuses[second.id] == second.status == "pending" and second.attempts == 1
@@ -103,8 +93,7 @@ def test_an_overlapped_batch_records_a_bounce_and_goes_on(app, new_game, queued,
     new_game(players=3)
     [batch] = queued
     relay = OverlappingRelay({1: PermanentFailure("550 5.1.1 no such user")})
-    with app.app_context():
-        statuses = deliver_many(svc(app).db, svc(app).settings, batch, clock(), relay)
+    statuses = delivered(app, batch, clock(), relay)
     assert list(statuses.values()) == ["bounced", "sent", "sent"]
     assert [r.attempts for r in rows(app)] == [1, 1, 1]
 
@@ -114,11 +103,6 @@ def test_a_relay_error_of_no_known_kind_leaves_the_whole_batch_pending(
     new_game(players=3)
     [batch] = queued
     relay = OverlappingRelay({2: RuntimeError("the relay library broke")})
-    with app.app_context():
-        try:
-            deliver_many(svc(app).db, svc(app).settings, batch, clock(), relay)
-        except RuntimeError:
-            pass
-        else:
-            raise AssertionError("the error must reach the task (which is then retried)")
+    with pytest.raises(RuntimeError):  # it must reach the task, which is then retried
+        delivered(app, batch, clock(), relay)
     assert [(r.status, r.attempts) for r in rows(app)] == [("pending", 0)] * 3
