@@ -1,17 +1,21 @@
 """Moves per second through gunicorn + PostgreSQL, against a baseline in the same run.
 
-Two gunicorn servers with the same settings (2 gthread workers x 4 threads) on a throwaway
-PostgreSQL database: Chasqui (``service.wsgi:app``, Redis dispatch to a throwaway queue, as
+Two gunicorn servers with the same settings on a throwaway PostgreSQL database: Chasqui (``service.wsgi:app``, Redis dispatch to a throwaway queue, as
 deployed) and a bare Flask + SQLAlchemy app whose one POST inserts one row
 (``bench.bare_app``).  The same client threads (keep-alive HTTP) drive each for the same time;
 Chasqui's requests are real Incan Gold moves (``POST /api/play/<secret>``: authorise, load the
 events, replay, validate, append with the hash chain, write the outbox, commit, dispatch).
 
+Each pair runs in two server settings: as deployed (the ``web:`` line of the Procfile, read
+from it: sync workers, ``WEB_CONCURRENCY`` of them, with its access log, here to /dev/null)
+and the setting of the earlier rounds (2 gthread workers x 4 threads), so that figures stay
+comparable with both the deployment and the history in docs/performance.md.
+
 Besides the rates and latencies it prints, per request, the CPU milliseconds (Linux ``/proc``)
 of the server's processes, of the PostgreSQL backends of the throwaway database and of the
 client threads: all three share the same CPUs, so the ratio is the ratio of these sums.
 
-    python -m bench.http [--seconds 8] [--clients 8]
+    python -m bench.http [--seconds 8] [--clients 8] [--setting procfile|gthread|both]
     python -m bench.http --in-process [--seconds 8]
 
 ``--in-process`` drives the same moves through Flask's test client in this one process (no
@@ -27,7 +31,9 @@ import json
 import logging
 import os
 import platform
+import re
 import secrets
+import shlex
 import socket
 import statistics
 import subprocess
@@ -95,14 +101,40 @@ def cpu_split(server_pid: int, database: str) -> dict[str, float]:
             "client": time.process_time()}
 
 
+GTHREAD = ["--workers", "2", "--threads", "4", "--worker-class", "gthread"]
+
+
+def procfile_options(procfile: Path = ROOT / "Procfile") -> list[str]:
+    """The gunicorn options of the Procfile's ``web:`` line, without its bind and its app:
+    ``${NAME:-default}`` takes the environment's NAME, else the default, as the shell would."""
+    line = next(line for line in procfile.read_text().splitlines() if line.startswith("web:"))
+    words = [re.sub(r"\$\{(\w+):-([^}]*)\}", lambda m: os.environ.get(m[1], m[2]), word)
+             for word in shlex.split(line.split(":", 1)[1])]
+    if words[0] != "gunicorn":
+        raise SystemExit(f"the Procfile's web line does not run gunicorn: {line}")
+    options, rest = [], iter(words[1:])
+    for word in rest:
+        if word in ("--bind", "-b"):
+            next(rest)
+        elif not word.startswith("-") and ":" in word:  # the app, e.g. service.wsgi:app
+            continue
+        else:
+            options.append(word)
+    return options
+
+
+SETTINGS = {"procfile": ("as deployed (Procfile web: gunicorn {options})", procfile_options),
+            "gthread": ("gunicorn {options} (the setting of earlier rounds)", lambda: GTHREAD)}
+
+
 class Server:
-    def __init__(self, target: str, env: dict):
+    def __init__(self, target: str, env: dict, options: list[str]):
         self.port = free_port()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}",
-             "--workers", "2", "--threads", "4", "--worker-class", "gthread",
+            [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}", *options,
              "--log-level", "warning", target],
-            cwd=ROOT, env={**os.environ, **env, "PYTHONPATH": str(ROOT)})
+            cwd=ROOT, env={**os.environ, **env, "PYTHONPATH": str(ROOT)},
+            stdout=subprocess.DEVNULL)  # the Procfile's access log ("-") is written, not shown
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and self.process.poll() is None:
             try:
@@ -126,10 +158,17 @@ class Client:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
 
     def call(self, method: str, path: str, body=None, headers=None):
-        self.conn.request(method, path, body=None if body is None else json.dumps(body),
-                          headers={"Content-Type": "application/json", **(headers or {})})
-        response = self.conn.getresponse()
-        return response.status, json.loads(response.read() or b"null")
+        """(status, JSON body).  A connection the server dropped is answered as status 599,
+        which the drivers count as an error, and the next call reconnects: one reset must
+        not end the run (nor be retried blindly: a POST may have been carried out)."""
+        try:
+            self.conn.request(method, path, body=None if body is None else json.dumps(body),
+                              headers={"Content-Type": "application/json", **(headers or {})})
+            response = self.conn.getresponse()
+            return response.status, json.loads(response.read() or b"null")
+        except (ConnectionError, http.client.HTTPException) as error:
+            self.conn.close()
+            return 599, {"error": repr(error)}
 
 
 def chasqui_driver(port: int, stop_at: float, latencies: list, errors: list, client=None):
@@ -141,7 +180,9 @@ def chasqui_driver(port: int, stop_at: float, latencies: list, errors: list, cli
                 "game": "incan_gold", "players": [{"name": f"P{i}", "email": f"p{i}@bench.test"}
                                                   for i in range(4)]},
                 {"Authorization": f"Bearer {ADMIN}"})
-            assert status == 201, created
+            if status != 201:
+                errors.append((status, created))
+                continue
             secrets_ = [s["play_url"].rsplit("/play/", 1)[1] for s in created["seats"]]
             game = {"secrets": secrets_, "seq": 1, "to_act": [0, 1, 2, 3], "outcome": None}
         last = None
@@ -152,10 +193,13 @@ def chasqui_driver(port: int, stop_at: float, latencies: list, errors: list, cli
             latencies.append(time.perf_counter() - started)
             if status != 200:
                 errors.append((status, body))
-                _, last = client.call("GET", path)
+                status, last = client.call("GET", path)
+                if status != 200:  # the game's state is unknown: go on with a new one
+                    game = None
                 break
             last = body
-        game.update(seq=last["seq"], to_act=last["to_act"], outcome=last["outcome"])
+        if game is not None:
+            game.update(seq=last["seq"], to_act=last["to_act"], outcome=last["outcome"])
 
 
 def bare_driver(port: int, stop_at: float, latencies: list, errors: list):
@@ -263,6 +307,8 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--in-process", action="store_true",
                         help="one process, Flask test client: CPU and SQL statements per move")
+    parser.add_argument("--setting", choices=["procfile", "gthread", "both"], default="both",
+                        help="the gunicorn setting of both servers (default: each in turn)")
     args = parser.parse_args()
     if args.in_process:
         in_process(args.seconds)
@@ -278,20 +324,26 @@ def main() -> None:
            "CHASQUI_SMTP_URL": "smtp://127.0.0.1:1", "CHASQUI_BASE_URL": "http://bench.test",
            "CHASQUI_SECRET_KEY": "bench", "CHASQUI_ADMIN_TOKEN": ADMIN, "BENCH_DATABASE_URL": url,
            "CHASQUI_RATE_LIMIT": "off"}  # one client address would hit the per-address limit
+    settings = list(SETTINGS) if args.setting == "both" else [args.setting]
     servers = []
+    results: dict[str, dict] = {}
     try:
         db = Database(url)
         db.upgrade()
         db.engine.dispose()
-        results = {}
-        for name, target, driver in (("bare Flask+SQLAlchemy insert", "bench.bare_app:app", bare_driver),
-                                     ("Chasqui move", "service.wsgi:app", chasqui_driver)):
-            server = Server(target, env)
-            servers.append(server)
-            database = url.rsplit("/", 1)[1]
-            results[name] = drive(driver, server.port, args.seconds, args.clients,
-                                  lambda: cpu_split(server.process.pid, database))
-            server.stop()
+        for setting in settings:
+            title, options = SETTINGS[setting]
+            options = options()
+            results[title.format(options=" ".join(options))] = measured = {}
+            for name, target, driver in (("bare Flask+SQLAlchemy insert", "bench.bare_app:app",
+                                          bare_driver),
+                                         ("Chasqui move", "service.wsgi:app", chasqui_driver)):
+                server = Server(target, env, options)
+                servers.append(server)
+                database = url.rsplit("/", 1)[1]
+                measured[name] = drive(driver, server.port, args.seconds, args.clients,
+                                       lambda: cpu_split(server.process.pid, database))
+                server.stop()
     finally:
         for server in servers:
             if server.process.poll() is None:
@@ -302,19 +354,25 @@ def main() -> None:
         drop()
     print(f"# http  {platform.python_implementation()} {platform.python_version()}  "
           f"{os.cpu_count()} CPUs  {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC  "
-          f"gunicorn 2 gthread workers x 4 threads, {args.clients} keep-alive clients, "
+          f"load {os.getloadavg()[0]:.1f}  {args.clients} keep-alive clients, "
           f"{args.seconds:.0f} s each")
+    for title, measured in results.items():
+        report(title, measured)
+
+
+def report(title: str, results: dict[str, dict]) -> None:
+    print(f"## {title}")
     print(f"{'':<30}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'requests':>10}{'errors':>8}")
     for name, r in results.items():
         print(f"{name:<30}{r['rate']:>9.0f}{r['p50']:>9.1f}{r['p99']:>9.1f}{r['n']:>10}{r['errors']:>8}")
+    base, move = results["bare Flask+SQLAlchemy insert"], results["Chasqui move"]
     if all(r["cpu"] for r in results.values()):
         print("CPU ms per request (Linux /proc): " + "; ".join(
             f"{name}: " + ", ".join(f"{k} {v:.2f}" for k, v in r["cpu"].items())
-            + f", all {sum(r['cpu'].values()):.2f}" for name, r in results.items()))
-    base, move = results["bare Flask+SQLAlchemy insert"], results["Chasqui move"]
+            + f", all {sum(r['cpu'].values()):.2f}" for name, r in results.items())
+            + f" (CPU ratio {sum(base['cpu'].values()) / sum(move['cpu'].values()):.2f} x)")
     print(f"ratio: Chasqui moves/s = {move['rate'] / base['rate']:.2f} x bare inserts/s; "
           f"p50 {move['p50'] / base['p50']:.1f} x")
-
 
 if __name__ == "__main__":
     main()

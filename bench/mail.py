@@ -2,17 +2,25 @@
 the same worker's rate for a no-op task (baseline, same run).
 
 A throwaway PostgreSQL database gets G Incan Gold games (4 start mails each, left in the
-outbox); one ``celery worker --pool=solo`` (as in the integration tests) on a throwaway queue
-of the machine's Redis first drains N no-op tasks (Celery's built-in ``celery.accumulate``),
-then the mail, dispatched as the web process does it after each game's commit (one
-``chasqui.deliver_many`` task per game since issue 9's batching; one ``chasqui.deliver`` task
-per row before): a task locks its rows, replays the game to their seq, renders text + HTML
-from templates and sends by SMTP to a local aiosmtpd that accepts everything.  The mail of
-``--warm`` more games is sent first, untimed (a worker compiles its templates and fills its
-caches once in its life); besides the wall-clock rates, the worker's own CPU per no-op task and
-per mail (Linux ``/proc``) is printed: on a shared host it is the steadier figure.
+outbox).  One Celery worker on a throwaway queue of the machine's Redis drains N no-op tasks
+(Celery's built-in ``celery.accumulate``), then the mail, dispatched as the web process does
+it after each game's commit (one ``chasqui.deliver_many`` task per game since issue 9's
+batching): a task locks its rows, replays the game to their seq, renders text + HTML from
+templates and sends by SMTP to a local aiosmtpd that accepts everything.
 
-    python -m bench.mail [--games 100] [--noop 1000] [--warm 3]
+Both workloads are queued in full before they are timed (on a side list of Redis that is then
+renamed to the worker's queue at once), so the rates are the worker's own, not how fast this
+process can publish.  The mail of ``--warm`` more games is sent first, untimed (a worker
+compiles its templates and fills its caches once in its life).  Besides the wall-clock rates,
+the worker's CPU per no-op task and per mail (Linux ``/proc``, the worker and its pool's
+children) is printed: on a shared host it is the steadier figure.
+
+Each pair runs with two worker settings: as deployed (the ``worker:`` line of the Procfile,
+read from it: the prefork pool, ``WORKER_CONCURRENCY`` children, log level INFO) and
+``--pool=solo`` (one process, as in the integration tests and the earlier rounds).  Both run
+without heartbeat, gossip and mingle (cluster chatter that is not per task).
+
+    python -m bench.mail [--games 100] [--noop 1000] [--warm 3] [--setting procfile|solo|both]
 """
 from __future__ import annotations
 
@@ -20,7 +28,9 @@ import argparse
 import logging
 import os
 import platform
+import re
 import secrets
+import shlex
 import subprocess
 import sys
 import time
@@ -62,113 +72,170 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def tree_cpu(pid: int) -> float | None:
+    """``cpu_seconds`` of a worker and of its pool's children (prefork)."""
+    from bench.http import _children
+
+    own = cpu_seconds(pid)
+    return None if own is None else own + sum(cpu_seconds(c) or 0.0 for c in _children(pid))
+
+
+def procfile_options(procfile: Path = ROOT / "Procfile") -> list[str]:
+    """The options after ``worker`` on the Procfile's ``worker:`` line (``${NAME:-default}``
+    takes the environment's NAME, else the default, as the shell would)."""
+    line = next(line for line in procfile.read_text().splitlines() if line.startswith("worker:"))
+    words = [re.sub(r"\$\{(\w+):-([^}]*)\}", lambda m: os.environ.get(m[1], m[2]), word)
+             for word in shlex.split(line.split(":", 1)[1])]
+    if "worker" not in words:
+        raise SystemExit(f"the Procfile's worker line does not run a Celery worker: {line}")
+    return words[words.index("worker") + 1:]
+
+
+SETTINGS = {"procfile": ("as deployed (Procfile worker: celery worker {options})", procfile_options),
+            "solo": ("celery worker {options} (one process: the earlier rounds)",
+                     lambda: ["--pool=solo", "--loglevel=INFO"])}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--noop", type=int, default=1000)
     parser.add_argument("--warm", type=int, default=3,
                         help="games whose mail is sent before timing (templates compiled)")
+    parser.add_argument("--setting", choices=["procfile", "solo", "both"], default="both",
+                        help="the worker's setting (default: each in turn)")
     args = parser.parse_args()
-
-    import redis as redis_lib
-    from celery import Celery
 
     from bench.http import free_port
     from service.app import create_app
     from service.config import from_env
-    from service.games import create_game
-    from service.models import OutboxRow
     from tests.services_available import fresh_postgres_database, redis_url
 
     url, drop = fresh_postgres_database()
     broker = redis_url()
-    queue = f"chasqui-bench-{secrets.token_hex(4)}"
     sink = Accept()
     smtp_port = free_port()
     controller = Controller(sink, hostname="127.0.0.1", port=smtp_port)
     controller.start()
-    env = {"CHASQUI_DATABASE_URL": url, "CHASQUI_REDIS_URL": broker, "CHASQUI_QUEUE": queue,
+    env = {"CHASQUI_DATABASE_URL": url, "CHASQUI_REDIS_URL": broker,
            "CHASQUI_SMTP_URL": f"smtp://127.0.0.1:{smtp_port}",
            "CHASQUI_BASE_URL": "http://bench.test", "CHASQUI_SECRET_KEY": "bench"}
-    app = create_app(from_env(env), upgrade=True)
+    app = create_app(from_env({**env, "CHASQUI_QUEUE": "unused"}), upgrade=True)
     # The sink is the bench's, not the system's: its five INFO lines per mail cost the host CPU
     # the worker needs (the bench process shares the machine with the worker and PostgreSQL).
     logging.getLogger("mail.log").setLevel(logging.WARNING)
     svc = app.extensions["chasqui"]
-    worker = None
-    log = Path(f"/tmp/{queue}.log")
+    results = {}
     try:
-        ids: list[int] = []
+        for setting in (list(SETTINGS) if args.setting == "both" else [args.setting]):
+            title, options = SETTINGS[setting]
+            options = options()
+            results[title.format(options=" ".join(options))] = measure(
+                svc, env, sink, options, args)
+    finally:
+        controller.stop()
+        svc.db.engine.dispose()
+        drop()
+    print(f"# mail  {platform.python_implementation()} {platform.python_version()}  "
+          f"{os.cpu_count()} CPUs  {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC  "
+          f"load {os.getloadavg()[0]:.1f}  one worker, Redis broker, local aiosmtpd")
+    for title, r in results.items():
+        print(f"## {title}")
+        print(f"no-op task (celery.accumulate)   {r['noop_rate']:8.0f} tasks/s  ({args.noop} tasks)")
+        print(f"render + deliver one mail        {r['mail_rate']:8.0f} mails/s  ({r['mails']} mails)")
+        print(f"ratio: mails/s = {r['mail_rate'] / r['noop_rate']:.2f} x no-op tasks/s "
+              f"({1e3 / r['mail_rate']:.1f} ms per mail vs {1e3 / r['noop_rate']:.1f} ms per "
+              "no-op task)")
+        if r["cpu_noop"] is not None:
+            print(f"worker CPU: {r['cpu_mail'] * 1e3:.2f} ms per mail vs {r['cpu_noop'] * 1e3:.2f} "
+                  f"ms per no-op task (CPU ratio {r['cpu_noop'] / r['cpu_mail']:.2f} x)")
+
+
+def measure(svc, env: dict, sink: Accept, options: list[str], args) -> dict:
+    """One worker with ``options`` on a queue of its own: warm-up, the no-op tasks, the mail."""
+    import redis as redis_lib
+    from celery import Celery
+
+    from service.dispatch import CeleryDispatcher
+    from service.games import create_game
+    from service.models import OutboxRow
+
+    queue = f"chasqui-bench-{secrets.token_hex(4)}"
+    filling = f"{queue}-filling"  # queued in full here, then renamed to ``queue`` at once
+    redis = redis_lib.Redis.from_url(env["CHASQUI_REDIS_URL"])
+    log = Path(f"/tmp/{queue}.log")
+    worker = None
+    try:
         events: list[list[int]] = []  # one dispatch per commit, as the web process does
         for g in range(args.warm + args.games):
             with svc.db.unit_of_work() as session:
                 _, outcome = create_game(session, "incan_gold", [
                     {"name": f"P{i}", "email": f"p{i}@bench.test"} for i in range(4)],
                     g, {}, "admin", svc.clock(), svc.settings.mail_domain)
-            ids += outcome.outbox_ids
             events.append(list(outcome.outbox_ids))
         worker = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker", "--pool=solo",
-             "--loglevel=INFO", "-Q", queue, "--without-heartbeat", "--without-gossip",
-             "--without-mingle"],
-            cwd=ROOT, env={**os.environ, **env, "PYTHONPATH": str(ROOT)},
+            [sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker", *options,
+             "-Q", queue, "--without-heartbeat", "--without-gossip", "--without-mingle"],
+            cwd=ROOT, env={**os.environ, **env, "CHASQUI_QUEUE": queue, "PYTHONPATH": str(ROOT)},
             stdout=log.open("wb"), stderr=subprocess.STDOUT)
         wait(lambda: "ready" in log.read_text(errors="replace"), 60, "the worker")
-        client = Celery("bench", broker=broker, set_as_current=False)
 
         def sent() -> int:
             with svc.db.reading() as session:
                 return session.scalar(select(func.count()).select_from(OutboxRow)
                                       .where(OutboxRow.status == "sent"))
+
+        def release() -> float:
+            """Hand the filled list to the worker in one step; returns the start time."""
+            if redis.llen(queue):
+                raise SystemExit(f"queue {queue} is not empty before the timing")
+            started = time.monotonic()
+            redis.rename(filling, queue)
+            return started
         # Warm-up, untimed: a worker compiles its templates and fills its caches once in its
         # life; neither the baseline nor the mail should pay that inside the timing.
-        warm = sum(len(event) for event in events[:args.warm])
-        for event in events[:args.warm]:
-            svc.dispatch(event)
+        warm_events, events = events[:args.warm], events[args.warm:]
+        warm = sent() + sum(len(event) for event in warm_events)
+        live = CeleryDispatcher(env["CHASQUI_REDIS_URL"], queue)
+        for event in warm_events:
+            live(event)
         wait(lambda: sent() >= warm, 120, "the warm-up mail")
-        ids, events = ids[warm:], events[args.warm:]
         sink.count = 0
 
-        cpu_ready = cpu_seconds(worker.pid)
-        started = time.monotonic()
+        client = Celery("bench", broker=env["CHASQUI_REDIS_URL"], set_as_current=False)
         for i in range(args.noop):
-            client.send_task("celery.accumulate", args=[i], queue=queue)
-        ended = wait(lambda: log.read_text(errors="replace").count("succeeded") >= args.noop,
-                     300, "the no-op tasks")
+            client.send_task("celery.accumulate", args=[i], queue=filling)
+        cpu_ready = tree_cpu(worker.pid)
+        started = release()
+        ended = wait(lambda: log.read_text(errors="replace").count("succeeded") >= args.noop
+                     + len(warm_events), 300, "the no-op tasks")
         noop_rate = args.noop / (ended - started)
-        cpu_noop = cpu_seconds(worker.pid)
-        started = time.monotonic()
+        cpu_noop = tree_cpu(worker.pid)
+
+        mails = sum(len(event) for event in events)
+        filler = CeleryDispatcher(env["CHASQUI_REDIS_URL"], filling)
         for event in events:
-            svc.dispatch(event)
+            filler(event)
+        cpu_before_mail = tree_cpu(worker.pid)
+        started = release()
         # The relay's count first (free: it is this process's), then the rows marked sent,
         # polled more slowly: a COUNT every 10 ms took PostgreSQL CPU from the worker on a
         # small host, which the no-op baseline (watching the log) never paid.
-        wait(lambda: sink.count >= len(ids), 600, "the relay")
-        ended = wait(lambda: sent() >= warm + len(ids), 600, "the mail", pause=0.005)
-        mail_rate = len(ids) / (ended - started)
-        cpu_mail = cpu_seconds(worker.pid)
-        assert sink.count >= len(ids)
+        wait(lambda: sink.count >= mails, 600, "the relay")
+        ended = wait(lambda: sent() >= warm + mails, 600, "the mail", pause=0.005)
+        mail_rate = mails / (ended - started)
+        cpu_mail = tree_cpu(worker.pid)
+        assert sink.count >= mails
     finally:
         if worker is not None:
             worker.terminate()
             worker.wait(20)
-        controller.stop()
-        svc.db.engine.dispose()
-        redis_lib.Redis.from_url(broker).delete(queue)
-        drop()
+        redis.delete(queue, filling)
         log.unlink(missing_ok=True)
-    print(f"# mail  {platform.python_implementation()} {platform.python_version()}  "
-          f"{os.cpu_count()} CPUs  {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC  "
-          "one worker, --pool=solo, Redis broker, local aiosmtpd")
-    print(f"no-op task (celery.accumulate)   {noop_rate:8.0f} tasks/s  ({args.noop} tasks)")
-    print(f"render + deliver one mail        {mail_rate:8.0f} mails/s  ({len(ids)} mails)")
-    print(f"ratio: mails/s = {mail_rate / noop_rate:.2f} x no-op tasks/s "
-          f"({1e3 / mail_rate:.1f} ms per mail vs {1e3 / noop_rate:.1f} ms per no-op task)")
-    if None not in (cpu_ready, cpu_noop, cpu_mail):
-        per_noop = (cpu_noop - cpu_ready) / args.noop
-        per_mail = (cpu_mail - cpu_noop) / len(ids)
-        print(f"worker CPU: {per_mail * 1e3:.2f} ms per mail vs {per_noop * 1e3:.2f} ms per "
-              f"no-op task (CPU ratio {per_noop / per_mail:.2f} x)")
+    known = None not in (cpu_ready, cpu_noop, cpu_before_mail, cpu_mail)
+    return {"noop_rate": noop_rate, "mail_rate": mail_rate, "mails": mails,
+            "cpu_noop": (cpu_noop - cpu_ready) / args.noop if known else None,
+            "cpu_mail": (cpu_mail - cpu_before_mail) / mails if known else None}
 
 
 if __name__ == "__main__":

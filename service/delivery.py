@@ -25,7 +25,8 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
-from sqlalchemy import select, text
+from sqlalchemy import bindparam, select, update
+from sqlalchemy.orm.attributes import set_committed_value
 
 from service import mailkit
 from service.db import Database
@@ -227,8 +228,9 @@ def deliver_many(db: Database, settings, outbox_ids, now: datetime,
         return statuses
     with db.unit_of_work() as session, session.no_autoflush:
         _relaxed_commit(session)
-        # No autoflush: the rows marked sent are written by one flush at commit (the reads in
-        # between never look at the outbox), not by one UPDATE before every later query.
+        # No autoflush: the rows marked sent are written by one UPDATE at the end
+        # (``_write_sent``), the others' outcomes by the flush at commit (the reads in between
+        # never look at the outbox), not by one UPDATE before every later query.
         rows = list(session.scalars(
             select(OutboxRow).where(OutboxRow.id.in_(ids)).order_by(OutboxRow.id)
             .with_for_update(skip_locked=True)))
@@ -266,7 +268,7 @@ def deliver_many(db: Database, settings, outbox_ids, now: datetime,
                     return True
             return False
 
-        try:
+        def send_all() -> None:
             for key, (loaded, deadlines) in games.items():
                 for row in groups[key]:
                     try:
@@ -277,11 +279,53 @@ def deliver_many(db: Database, settings, outbox_ids, now: datetime,
                                       row.id)
                         continue
                     if unwell(sends.submit(row, message)):
-                        return statuses
+                        return
             unwell(sends.finish())
+
+        try:
+            send_all()
         finally:
             sends.wait_quietly()
+        _write_sent(session, [row for row in owed
+                              if row.id in recorded and statuses[row.id] == "sent"], now)
     return statuses
+
+
+def _write_sent(session, rows: list[OutboxRow], now: datetime) -> None:
+    """Write the rows a batch sent with one UPDATE, in the batch's transaction, before its
+    commit, so a crash before the commit still leaves them pending.
+
+    ``record`` set their values on the objects, which the commit's flush wrote through the
+    unit of work (7-9 % of a worker's CPU per mail in a profile, issue 9).  Here the same
+    values go out in one statement; then they are marked as the database's and the objects
+    leave the session (nothing reads them again), so the flush has nothing left to look at.
+    ``record`` added one to the attempts of each row, read and locked in this transaction,
+    which ``attempts + 1`` writes.  As the flush would (``StaleDataError``), a row the UPDATE
+    did not find fails the batch, which then commits nothing."""
+    if not rows:
+        return
+    ids = [row.id for row in rows]
+    if session.get_bind().dialect.name == "postgresql":  # no compiling, no expanding
+        result = session.connection().exec_driver_sql(_MARK_SENT_PG, {"ids": ids, "now": now})
+    else:
+        result = session.execute(_MARK_SENT, {"ids": ids, "now": now})
+    if result.rowcount != len(rows):
+        raise RuntimeError(f"outbox: {len(rows)} rows sent, {result.rowcount} marked")
+    for row in rows:
+        for name in _SENT_COLUMNS:
+            set_committed_value(row, name, getattr(row, name))
+        session.expunge(row)  # written: the commit's flush need not look at it again
+
+
+_SENT_COLUMNS = ("status", "attempts", "sent_at", "last_error")
+_MARK_SENT_PG = ("UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = %(now)s,"
+                 " last_error = NULL WHERE id = ANY(%(ids)s)")
+_OUTBOX = OutboxRow.__table__
+# Built once (an expanding parameter): one compiled statement for every batch size.
+_MARK_SENT = (update(_OUTBOX)
+              .where(_OUTBOX.c.id.in_(bindparam("ids", expanding=True)))
+              .values(status="sent", attempts=_OUTBOX.c.attempts + 1,
+                      sent_at=bindparam("now", type_=_OUTBOX.c.sent_at.type), last_error=None))
 
 
 def _relaxed_commit(session) -> None:
@@ -292,8 +336,8 @@ def _relaxed_commit(session) -> None:
     consistent), and such a row is simply delivered again, the same bytes under the same
     Message-ID, exactly as after a worker killed between the relay's 250 and the commit,
     which delivery already allows for.  The flush was a disk sync per batch."""
-    if session.get_bind().dialect.name == "postgresql":
-        session.execute(text("SET LOCAL synchronous_commit TO OFF"))
+    if session.get_bind().dialect.name == "postgresql":  # as it is: nothing to compile
+        session.connection().exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
 
 
 def due_ids(db: Database, now: datetime, grace: timedelta = timedelta(seconds=60),

@@ -12,7 +12,7 @@ from email.policy import EmailPolicy
 from email.utils import format_datetime
 from functools import lru_cache
 
-from flask import render_template
+from flask import current_app
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import object_session
 
@@ -141,7 +141,7 @@ def deadlines_for(session, loaded: Loaded, rows) -> dict:
     if not keys:
         return {}
     found: dict = {}
-    for seat, key, due in session.execute(_DEADLINES, {
+    for seat, key, due in mailkit.core_rows(session, _DEADLINES, {
             "game_id": loaded.row.id, "seats": sorted(keys),
             "keys": sorted(set(keys.values()))}):
         if keys.get(seat) == key:
@@ -150,11 +150,12 @@ def deadlines_for(session, loaded: Loaded, rows) -> dict:
 
 
 # Built once (expanding parameters): building the statement per call cost more than running it.
-_DEADLINES = select(DeadlineRow.seat, DeadlineRow.decision_key, DeadlineRow.due_at).where(
-    DeadlineRow.game_id == bindparam("game_id"),
-    DeadlineRow.seat.in_(bindparam("seats", expanding=True)),
-    DeadlineRow.kind == "timeout",
-    DeadlineRow.decision_key.in_(bindparam("keys", expanding=True)))
+_DEADLINE = DeadlineRow.__table__.c
+_DEADLINES = select(_DEADLINE.seat, _DEADLINE.decision_key, _DEADLINE.due_at).where(
+    _DEADLINE.game_id == bindparam("game_id"),
+    _DEADLINE.seat.in_(bindparam("seats", expanding=True)),
+    _DEADLINE.kind == "timeout",
+    _DEADLINE.decision_key.in_(bindparam("keys", expanding=True)))
 
 KIND_INTRO = {
     "start": "A new game has started.",
@@ -171,6 +172,15 @@ KIND_INTRO = {
     "resumed": "The game goes on again. Links in earlier mails no longer work; use these.",
     "abandoned": "An admin ended this game: no more moves are taken.",
 }
+
+
+def render(name: str, context: dict) -> str:
+    """``flask.render_template(name, **context)`` for a mail's templates, without the work it
+    does on every call (issue 9): running the context processors (``g``, ``request``,
+    ``session``, the pages' ``html_lang`` and ``signed_in``) and sending the two template
+    signals.  The mail templates and the games' templates they include use none of those
+    names, so the text is the same (``tests/service/test_mail_cpu_bytes.py``)."""
+    return current_app.jinja_env.get_template(name).render(context)
 
 
 def build_message(settings: Settings, loaded: Loaded, row: OutboxRow,
@@ -206,8 +216,8 @@ def build_message(settings: Settings, loaded: Loaded, row: OutboxRow,
     mailkit.add_headers(headers, settings, loaded, row, language, extra)
     with mailkit.locale(language):
         context.update(mailkit.gettext_callables())
-        text = render_template("mail/turn.txt", **context)
-        html = mailkit.inline_css(render_template("mail/turn.html", **context))
+        text = render("mail/turn.txt", context)
+        html = mailkit.inline_css(render("mail/turn.html", context))
     # A fixed boundary: left to the email package it is random, and a re-sent mail must be
     # byte-identical to the first (receivers dedupe on Message-ID; audits compare bytes).
     boundary = "=_chasqui_" + hashlib.sha256(row.message_id.encode()).hexdigest()[:32]

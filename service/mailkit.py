@@ -19,6 +19,7 @@ from service import preferences
 from service.models import MailPreferenceRow, SeatRow
 from service.i18n import CONTENT_LANGUAGE, translate
 from service.inbound.address import reply_address
+from service.tokens import signed
 
 # Table talk and answers to a player's own reply, on top of mail.KIND_INTRO.
 KIND_INTRO = {
@@ -55,8 +56,8 @@ def languages_for(session, rows, zones: dict | None = None) -> dict[int, str]:
                         for seat in seats.values() if seat is not None})
     own: dict = {}
     chosen: list[tuple] = []  # (updated_at, address, language) of the addresses' choices
-    for kind, game_id, seat, language, zone, updated_at, address in session.execute(
-            _LANGUAGES, {"keys": sorted(keys), "addresses": addresses}):
+    for kind, game_id, seat, language, zone, updated_at, address in core_rows(
+            session, _LANGUAGES, {"keys": sorted(keys), "addresses": addresses}):
         if kind == 0:
             own[(game_id, seat)] = language
             if zones is not None and zone:
@@ -79,18 +80,28 @@ def languages_for(session, rows, zones: dict | None = None) -> dict[int, str]:
     return out
 
 
+def core_rows(session, statement, parameters: dict):
+    """The rows of a Core statement (of tables, not mapped classes) run on the session's
+    connection: without the ORM's compile and result layers, which cost a mail delivery's
+    reads more than the rows themselves (issue 9).  The session's pending changes are flushed
+    first when it autoflushes, as an ORM query would."""
+    if session.autoflush:
+        session.flush()
+    return session.connection().execute(statement, parameters)
+
+
 def _languages_statement():
     """Rows (0, game, seat, language, zone, updated_at, NULL) of the seats' own preferences
     and (1, game, seat, language, NULL, updated_at, address) of every language the addresses
     chose, in one round trip."""
-    pref = MailPreferenceRow
+    pref, seat = MailPreferenceRow.__table__.c, SeatRow.__table__.c
     own = (select(literal(0), pref.game_id, pref.seat, pref.language, pref.timezone,
                   pref.updated_at, cast(null(), String))
            .where(tuple_(pref.game_id, pref.seat).in_(bindparam("keys", expanding=True))))
     by_address = (select(literal(1), pref.game_id, pref.seat, pref.language,
-                         cast(null(), String), pref.updated_at, func.lower(SeatRow.email))
-                  .join(SeatRow, (SeatRow.game_id == pref.game_id) & (SeatRow.seat == pref.seat))
-                  .where(func.lower(SeatRow.email).in_(bindparam("addresses", expanding=True)),
+                         cast(null(), String), pref.updated_at, func.lower(seat.email))
+                  .join(SeatRow.__table__, (seat.game_id == pref.game_id) & (seat.seat == pref.seat))
+                  .where(func.lower(seat.email).in_(bindparam("addresses", expanding=True)),
                          pref.language.is_not(None)))
     return union_all(own, by_address)
 
@@ -106,8 +117,17 @@ def locale(language: str):
     except ImportError:  # pragma: no cover
         yield
         return
-    with force_locale(language):
+    with force_locale(_babel_locale(language)):
         yield
+
+
+@lru_cache(maxsize=16)
+def _babel_locale(language: str):
+    """The parsed locale ``force_locale`` would make of ``language`` (it takes one as it is):
+    parsing it checks the locale data on disk, once per mail."""
+    from babel import Locale
+
+    return Locale.parse(language)
 
 
 def gettext_callables() -> dict:
@@ -182,9 +202,10 @@ def _address_token(secret_key: str, address: str) -> str:
 
 @lru_cache(maxsize=1024)
 def _spectate_token(secret_key: str, game_id: str) -> str:
-    from service.spectate import spectate_token
+    """``spectate.spectate_token``'s text, signed directly (``tokens.signed``)."""
+    from service.spectate import SALT
 
-    return spectate_token(secret_key, game_id)
+    return signed(secret_key, SALT, game_id)
 
 
 def extra_context(settings, loaded, row, language: str) -> dict:

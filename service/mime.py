@@ -24,6 +24,8 @@ and used for any policy the shortcuts were not checked for."""
 from __future__ import annotations
 
 import binascii
+import codecs
+import functools
 import re
 from email.headerregistry import AddressHeader, DateHeader, MessageIDHeader, UnstructuredHeader
 from email.message import EmailMessage
@@ -78,12 +80,18 @@ class HeaderList:
         self.items.append((name, value, True))
 
 
+# plain_header of the headers that repeat from mail to mail (From, Subject, List-Id, the Date of
+# one event's mails, ...): its regular expressions, and for a Date a parse and a format, once.
+# Policies are immutable and hash by identity, so (policy, name, value) fixes the answer.
+_plain_header = functools.lru_cache(maxsize=4096)(plain_header)
+
+
 def _set_headers(message: EmailMessage, headers: HeaderList) -> None:
     policy = message.policy
     for name, value, raw in headers.items:
         if raw:
             message.set_raw(name, value)
-        elif plain_header(policy, name, value):
+        elif type(value) is str and _plain_header(policy, name, value):
             message.set_raw(name, value)
         else:
             message.set_raw(*policy.header_store_parse(name, value))
@@ -109,14 +117,41 @@ def _quote(c: str) -> str:
     return "=%02X" % ord(c)
 
 
+def _escape_high(error: UnicodeDecodeError) -> tuple[str, int]:
+    """The ``chasqui-qp-escape`` decoding error handler: a run of bytes over 127 as ``=XX`` escapes."""
+    data, end = error.object, error.start
+    while end < len(data) and data[end] > 127:
+        end += 1
+    return "=" + data[error.start:end].hex("=").upper(), end
+
+
+codecs.register_error("chasqui-qp-escape", _escape_high)
+
+# The bytes that are neither escaped by quoted-printable nor over 127 (once "=" is "=3D").
+_UNESCAPED_OR_HIGH = bytes([9, 10, 13, *range(32, 127), *range(128, 256)])
+
+
+def _escaped(data: bytes) -> str:
+    """``data`` with "=" and every byte ``_ESCAPED`` matches escaped.  A mail's text has a few
+    non-ASCII characters (·, —, names) and no control characters: then the ASCII decoder
+    copies it in C and calls ``_escape_high`` once per non-ASCII run, where the regex
+    stepped through every byte (a third of encoding a mail's HTML part).  Any control
+    character takes the regex."""
+    data = data.replace(b"=", b"=3D")
+    if data.translate(None, _UNESCAPED_OR_HIGH):
+        return _ESCAPED.sub(_escape, data).decode("ascii")
+    return data.decode("ascii", "chasqui-qp-escape")
+
+
 def qp_body(data: bytes, maxlinelen: int) -> str:
     """``quoprimime.body_encode(data.decode('latin-1'), maxlinelen)`` for ``data`` whose lines
     end in ``\\n`` only (what ``_encode_text`` gives it with a ``\\n`` policy): the escapes are
-    made on bytes in C (``replace``, one regex over runs of bytes to escape), the soft line
-    breaks by body_encode's own loop."""
+    made on bytes in C (``_escaped``), the soft line breaks by body_encode's own loop.  Each
+    line is encoded on its own, so the encoding of data made of whole lines is the
+    concatenation of their encodings (``encode_text`` relies on it)."""
     if not data:
         return ""
-    body = _ESCAPED.sub(_escape, data.replace(b"=", b"=3D")).decode("ascii")
+    body = _escaped(data)
     soft_break = "=\n"
     maxlinelen1 = maxlinelen - 1
     encoded_body: list[str] = []
@@ -181,7 +216,8 @@ def encode_text(string: str, policy) -> tuple[str, str]:
         return "base64", _base64_body(normal, maxlen)
     if len(lines) <= 10:
         return "quoted-printable", sniff_qp
-    return "quoted-printable", qp_body(normal, maxlen)
+    # qp_body(normal): the sniffed lines are encoded already (see qp_body)
+    return "quoted-printable", sniff_qp + qp_body(b"\n".join(lines[10:]) + b"\n", maxlen)
 
 
 # --- the tree --------------------------------------------------------------------------------

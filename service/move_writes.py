@@ -9,33 +9,76 @@ through SQLAlchemy; here they are the data-modifying CTEs of one statement (the 
 whose ids the caller dispatches, is the main statement).
 
 Why this is the same as the statements one after the other: they all run in the caller's
-transaction, and each row is changed by at most one part (one UPDATE per clock and per seat,
-INSERTs only of new rows).  PostgreSQL runs all parts against the same snapshot, so the
-deadline cancel cannot see the deadlines inserted next to it: exactly the effect of
-cancelling first and inserting after, as the separate statements did.  A failing part (a
-constraint) fails the whole statement, and the caller's unit of work rolls back as before.
+transaction, and each row is changed by at most one part (one clock UPDATE and one seat
+UPDATE, each matching a seat at most once; INSERTs only of new rows).  PostgreSQL runs all
+parts against the same snapshot, so the deadline cancel cannot see the deadlines inserted
+next to it: exactly the effect of cancelling first and inserting after, as the separate
+statements did.  A failing part (a constraint) fails the whole statement, and the caller's
+unit of work rolls back as before.
 
-The SQL text is built here, with psycopg placeholders, and sent with ``exec_driver_sql``: the
-shape varies with the number of rows of each kind, and building it as a string costs a few
-microseconds where SQLAlchemy would compile each shape anew.  psycopg prepares a text on the
-server once it has been run five times, and a few shapes cover nearly every move.  SQLite
+The SQL text is built here, with psycopg placeholders, and sent with ``exec_driver_sql``.
+The rows of each kind travel as one JSON parameter (``_rows_of``), so the text depends only
+on which kinds a command writes (and how many seats' deadlines it cancels), not on the number
+of rows: a handful of texts, each under psycopg's 50-parameter limit for caching its parsed
+form, and each prepared on the server once it has run five times.  Listing every value as
+its own parameter instead (``VALUES (%s, …), (%s, …)``) gave a move that owes four mails
+over a hundred parameters, whose text psycopg parsed anew on every execution.  SQLite
 (the embedded default and most tests) keeps the statements one by one."""
 from __future__ import annotations
 
+import json
+from datetime import datetime
+
+from sqlalchemy import Table
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
-from service.models import SeatClockRow
+from service.models import DeadlineRow, OutboxRow, SeatClockRow, SeatRow
 from service.timekeeping import CLOCK_FIELDS, _sync_objects, sync_cancelled
 
-_CLOCK_SET = ", ".join(f"{name} = %s" for name in CLOCK_FIELDS)
-_CLOCK_COLUMNS = "game_id, seat, " + ", ".join(CLOCK_FIELDS)
-_CLOCK_ROW = "(" + ", ".join(["%s"] * (2 + len(CLOCK_FIELDS))) + ")"
+_RECORD_TYPES = {int: "integer", str: "text", datetime: "timestamptz", bool: "boolean"}
+
+
+def _rows_of(table: Table, columns: tuple[str, ...]) -> str:
+    """``jsonb_to_recordset`` of one parameter, typed like ``columns`` of ``table``: all the rows
+    of one kind travel as one JSON text, so the statement's parameters stay few whatever the
+    row count (psycopg re-parses a text of more than 50 parameters on every execution, and
+    each row count was another text for PostgreSQL to plan).  The record types are the columns' base types
+    (``text``, not ``varchar(n)``): the assignment to the column checks lengths, as a plain
+    parameter's did."""
+    types = ", ".join(f"{name} {_RECORD_TYPES[table.c[name].type.python_type]}"
+                      for name in columns)
+    return f"jsonb_to_recordset(%s::jsonb) AS r({types})"
+
+
+def _insert(table: Table, columns: tuple[str, ...]) -> str:
+    names = ", ".join(columns)
+    return (f"INSERT INTO {table.name} ({names}) SELECT {names} FROM "
+            + _rows_of(table, columns))
+
+
+def _update(table: Table, key: str, columns: tuple[str, ...]) -> str:
+    """Rows of ``table`` in game %s (first parameter: the rows; second: the game) by ``key``."""
+    assignments = ", ".join(f"{name} = r.{name}" for name in columns)
+    return (f"UPDATE {table.name} AS t SET {assignments} FROM "
+            + _rows_of(table, (key, *columns)) + f" WHERE t.game_id = %s AND t.{key} = r.{key}")
+
+
+def _json(rows: list[dict]) -> str:
+    """The rows as JSON; times in ISO 8601 with their offset and microseconds, which
+    ``timestamptz`` reads back exactly (any other object is refused by ``isoformat``)."""
+    return json.dumps(rows, default=datetime.isoformat, separators=(",", ":"))
+
+
+_CLOCKS, _DEADLINES = SeatClockRow.__table__, DeadlineRow.__table__
+_CLOCK_UPDATE = _update(_CLOCKS, "seat", CLOCK_FIELDS)
+_CLOCK_INSERT = _insert(_CLOCKS, ("game_id", "seat", *CLOCK_FIELDS))
 _DEADLINE_COLUMNS = ("game_id", "seat", "kind", "decision_key", "due_at", "status")
-_DEADLINE_ROW = "(" + ", ".join(["%s"] * len(_DEADLINE_COLUMNS)) + ")"
+_DEADLINE_INSERT = _insert(_DEADLINES, _DEADLINE_COLUMNS)
+_NOTIFY = _update(SeatRow.__table__, "seat", ("notified_key", "decision_seq"))
 _OUTBOX_COLUMNS = ("game_id", "seat", "kind", "seq", "to_addr", "status", "attempts",
                    "next_attempt_at", "created_at", "message_id")
-_OUTBOX_ROW = "(" + ", ".join(["%s"] * len(_OUTBOX_COLUMNS)) + ")"
+_OUTBOX_INSERT = _insert(OutboxRow.__table__, _OUTBOX_COLUMNS) + " RETURNING id, seat"
 
 
 def supported(session: Session) -> bool:
@@ -65,7 +108,10 @@ class Writes:
     def execute(self, session: Session) -> list[int]:
         """One statement; returns the new outbox ids in the order of ``outbox``.  Then the
         session's objects of these rows (the seats, the game row, clock and deadline objects
-        a caller holds) take the written values as their loaded state."""
+        a caller holds) take the written values as their loaded state.
+
+        Each kind of row is one JSON parameter (``_rows_of``), so the text depends only on
+        which kinds there are: a handful of texts, each prepared once per connection."""
         parts, params = [], []
         game = self.game_id
         if self.cancel_seats:
@@ -74,23 +120,23 @@ class Writes:
                 + ", ".join(["%s"] * len(self.cancel_seats))
                 + ") AND status = 'pending' AND kind <> 'vacation_end'")
             params += [game, *self.cancel_seats]
-        for clock in self.changed:
-            parts.append(f"UPDATE seat_clocks SET {_CLOCK_SET} WHERE game_id = %s AND seat = %s")
-            params += [*clock.values(), game, clock.seat]
+        if self.changed:
+            parts.append(_CLOCK_UPDATE)
+            params += [_json([{"seat": c.seat, **dict(zip(CLOCK_FIELDS, c.values()))}
+                              for c in self.changed]), game]
         if self.added:
-            parts.append(f"INSERT INTO seat_clocks ({_CLOCK_COLUMNS}) VALUES "
-                         + ", ".join([_CLOCK_ROW] * len(self.added)))
-            for clock in self.added:
-                params += [clock.game_id, clock.seat, *clock.values()]
+            parts.append(_CLOCK_INSERT)
+            params.append(_json([{"game_id": c.game_id, "seat": c.seat,
+                                  **dict(zip(CLOCK_FIELDS, c.values()))} for c in self.added]))
         if self.deadlines:
-            parts.append(f"INSERT INTO deadlines ({', '.join(_DEADLINE_COLUMNS)}) VALUES "
-                         + ", ".join([_DEADLINE_ROW] * len(self.deadlines)))
-            for row in self.deadlines:
-                params += [row[name] for name in _DEADLINE_COLUMNS]
-        for seat_row, key, decision_seq in self.notified:
-            parts.append("UPDATE seats SET notified_key = %s, decision_seq = %s "
-                         "WHERE game_id = %s AND seat = %s")
-            params += [key, decision_seq, game, seat_row.seat]
+            parts.append(_DEADLINE_INSERT)
+            params.append(_json([{name: row[name] for name in _DEADLINE_COLUMNS}
+                                 for row in self.deadlines]))
+        if self.notified:
+            parts.append(_NOTIFY)
+            params += [_json([{"seat": seat_row.seat, "notified_key": key,
+                               "decision_seq": decision_seq}
+                              for seat_row, key, decision_seq in self.notified]), game]
         if self.game is not None:
             _row, status, head_seq, updated_at = self.game
             parts.append("UPDATE games SET status = %s, head_seq = %s, updated_at = %s "
@@ -98,10 +144,9 @@ class Writes:
             params += [status, head_seq, updated_at, game]
         main = None
         if self.outbox:
-            main = (f"INSERT INTO outbox ({', '.join(_OUTBOX_COLUMNS)}) VALUES "
-                    + ", ".join([_OUTBOX_ROW] * len(self.outbox)) + " RETURNING id, seat")
-            for row in self.outbox:
-                params += [row[name] for name in _OUTBOX_COLUMNS]
+            main = _OUTBOX_INSERT
+            params.append(_json([{name: row[name] for name in _OUTBOX_COLUMNS}
+                                 for row in self.outbox]))
         elif parts:
             main = parts.pop()
         ids: list[int] = []

@@ -6,6 +6,7 @@ timestamp, so a re-sent mail is byte-identical, like the seat secrets."""
 from __future__ import annotations
 
 from datetime import datetime
+from functools import lru_cache
 
 from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import func, select
@@ -14,6 +15,7 @@ from sqlalchemy.orm import Session
 from engine.text import phrase
 from service.models import MailPreferenceRow, SeatRow
 from service.refusals import Refusal
+from service.tokens import signed
 
 MODES = ("every", "digest", "off")
 # Babel locale names; the mail's Content-Language uses the BCP 47 spelling (zh-Hans).
@@ -33,7 +35,7 @@ def normal_address(address: str) -> str:
 
 
 def address_token(secret_key: str, address: str) -> str:
-    return URLSafeSerializer(secret_key, salt=ADDRESS_SALT).dumps(normal_address(address))
+    return signed(secret_key, ADDRESS_SALT, normal_address(address))
 
 
 def read_address_token(secret_key: str, token: str) -> str:
@@ -46,9 +48,10 @@ def read_address_token(secret_key: str, token: str) -> str:
     return data
 
 
+@lru_cache(maxsize=4096)
 def unsubscribe_token(secret_key: str, game_id: str, seat: int, address: str) -> str:
-    return URLSafeSerializer(secret_key, salt=UNSUBSCRIBE_SALT).dumps(
-        [game_id, seat, normal_address(address)])
+    """A pure function of its arguments (no timestamp), so a seat's next mails reuse it."""
+    return signed(secret_key, UNSUBSCRIBE_SALT, [game_id, seat, normal_address(address)])
 
 
 def read_unsubscribe_token(secret_key: str, token: str) -> tuple[str, int, str]:

@@ -83,7 +83,9 @@ def events_from_newest(session: Session, game_id: str, rules_version: str,
               "upto": upto if upto is not None else 2 ** 31 - 1}
     if cached is not None:
         params["known_seq"], params["known_digest"] = cached[0], cached[1]
-    rows = session.execute(_query(postgres, cached is not None, upto is not None), params).all()
+    statement = _query(postgres, cached is not None, upto is not None)
+    rows = (store.execute_on_postgres(session, statement, params) if postgres
+            else session.execute(statement, params)).all()
     if not rows:
         return [], None, None
     events = [store.to_event(r[:7]) for r in rows]
@@ -181,16 +183,17 @@ CACHE = StateCache(128)
 
 def save(session: Session, game_id: str, seq: int, rules_version: str, state: dict) -> None:
     """Store the state at ``seq`` and prune the game's older snapshots (``prune``)."""
+    dialect = session.get_bind().dialect.name
+    if dialect not in ("postgresql", "sqlite"):  # pragma: no cover  (only these are supported)
+        return
     values = {"game_id": game_id, "seq": seq, "rules_version": rules_version, "state": state,
               "created_at": datetime.now(timezone.utc)}
-    dialect = session.get_bind().dialect.name
-    if dialect == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
-    elif dialect == "sqlite":
-        from sqlalchemy.dialects.sqlite import insert
-    else:  # pragma: no cover  (only PostgreSQL and SQLite are supported)
-        return
-    session.execute(insert(snapshots).values(**values).on_conflict_do_nothing())
+    insert = _writes(dialect)[0]
+    if dialect == "postgresql":  # as plain text: the state wrapped as SQLAlchemy's JSON type does
+        from psycopg.types.json import Json
+        store.execute_on_postgres(session, insert, {**values, "state": Json(state)})
+    else:
+        session.execute(insert, values)
     prune(session, game_id, rules_version)
 
 
@@ -204,12 +207,34 @@ def prune(session: Session, game_id: str, rules_version: str) -> None:
     KB each per 400 events, more than the game's events themselves.  Another version's
     snapshots are of code no longer running here (during a rolling deploy two versions may
     drop each other's: a cache miss, never a wrong state)."""
+    dialect = session.get_bind().dialect.name
+    params = {"game_id": game_id, "rules_version": rules_version}
+    statement = _writes(dialect)[1]
+    if dialect == "postgresql":
+        store.execute_on_postgres(session, statement, params)
+    else:
+        session.execute(statement, params)
+
+
+@functools.lru_cache(maxsize=None)
+def _writes(dialect: str):
+    """``save``'s insert (a snapshot another writer made first is kept) and ``prune``'s
+    delete, built once per dialect: a snapshot is written every ``EVERY`` events, and building
+    and compiling them anew each time cost more than the rest of that move's statements."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert
+    save_one = (insert(snapshots).values({c.name: bindparam(c.name) for c in snapshots.c})
+                .on_conflict_do_nothing())
+    game_id, rules_version = bindparam("game_id"), bindparam("rules_version")
     mine = (snapshots.c.game_id == game_id) & (snapshots.c.rules_version == rules_version)
     oldest_kept = (select(snapshots.c.seq).where(mine).order_by(snapshots.c.seq.desc())
                    .offset(KEEP - 1).limit(1).scalar_subquery())
-    session.execute(snapshots.delete().where(
+    drop_older = snapshots.delete().where(
         snapshots.c.game_id == game_id,
-        (snapshots.c.rules_version != rules_version) | (snapshots.c.seq < oldest_kept)))
+        (snapshots.c.rules_version != rules_version) | (snapshots.c.seq < oldest_kept))
+    return save_one, drop_older
 
 
 _BASE = object()  # the snapshot's own effective history, in moves_since
