@@ -31,9 +31,7 @@ import json
 import logging
 import os
 import platform
-import re
 import secrets
-import shlex
 import socket
 import statistics
 import subprocess
@@ -42,6 +40,8 @@ import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path
+
+from bench.processes import cmdline, cpu_seconds, procfile_command, tree_cpu_seconds
 
 ROOT = Path(__file__).resolve().parent.parent
 ADMIN = "bench-admin"
@@ -53,40 +53,6 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-
-
-def _proc_seconds(pid: int) -> float:
-    """User + system CPU seconds of one process (Linux ``/proc``), 0 when it is gone."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / _TICK
-    except (OSError, IndexError, ValueError):
-        return 0.0
-
-
-def _cmdline(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return f.read().replace(b"\0", b" ").decode(errors="replace")
-    except OSError:
-        return ""
-
-
-def _children(pid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
-                        found.append(int(entry))
-            except (OSError, IndexError, ValueError):
-                pass
-    return found
-
-
 def cpu_split(server_pid: int, database: str) -> dict[str, float]:
     """CPU seconds so far of the server (gunicorn's master and workers), of the PostgreSQL
     backends serving ``database`` (their command line names it) and of this client process:
@@ -95,23 +61,20 @@ def cpu_split(server_pid: int, database: str) -> dict[str, float]:
     if not os.path.isdir("/proc"):
         return {}
     backends = [int(e) for e in os.listdir("/proc")
-                if e.isdigit() and f" {database} " in _cmdline(int(e))]
-    return {"server": sum(map(_proc_seconds, [server_pid, *_children(server_pid)])),
-            "postgres": sum(map(_proc_seconds, backends)),
+                if e.isdigit() and f" {database} " in cmdline(int(e))]
+    return {"server": tree_cpu_seconds(server_pid) or 0.0,
+            "postgres": sum(cpu_seconds(pid) or 0.0 for pid in backends),
             "client": time.process_time()}
 
 
 GTHREAD = ["--workers", "2", "--threads", "4", "--worker-class", "gthread"]
 
 
-def procfile_options(procfile: Path = ROOT / "Procfile") -> list[str]:
-    """The gunicorn options of the Procfile's ``web:`` line, without its bind and its app:
-    ``${NAME:-default}`` takes the environment's NAME, else the default, as the shell would."""
-    line = next(line for line in procfile.read_text().splitlines() if line.startswith("web:"))
-    words = [re.sub(r"\$\{(\w+):-([^}]*)\}", lambda m: os.environ.get(m[1], m[2]), word)
-             for word in shlex.split(line.split(":", 1)[1])]
+def procfile_options() -> list[str]:
+    """The gunicorn options of the Procfile's ``web:`` line, without its bind and its app."""
+    words = procfile_command("web")
     if words[0] != "gunicorn":
-        raise SystemExit(f"the Procfile's web line does not run gunicorn: {line}")
+        raise SystemExit(f"the Procfile's web line does not run gunicorn: {' '.join(words)}")
     options, rest = [], iter(words[1:])
     for word in rest:
         if word in ("--bind", "-b"):

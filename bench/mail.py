@@ -28,9 +28,7 @@ import argparse
 import logging
 import os
 import platform
-import re
 import secrets
-import shlex
 import subprocess
 import sys
 import time
@@ -39,6 +37,8 @@ from pathlib import Path
 
 from aiosmtpd.controller import Controller
 from sqlalchemy import func, select
+
+from bench.processes import procfile_command, tree_cpu_seconds
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -61,33 +61,11 @@ def wait(predicate, timeout: float, what: str, pause: float = 0.01) -> float:
     return time.monotonic()
 
 
-def cpu_seconds(pid: int) -> float | None:
-    """User + system CPU the process has used (Linux ``/proc``; None elsewhere).  On a shared,
-    busy host the wall-clock rates swing with everyone else's load; the worker's own CPU per
-    task is the steadier figure of what a mail costs it."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def tree_cpu(pid: int) -> float | None:
-    """``cpu_seconds`` of a worker and of its pool's children (prefork)."""
-    from bench.http import _children
-
-    own = cpu_seconds(pid)
-    return None if own is None else own + sum(cpu_seconds(c) or 0.0 for c in _children(pid))
-
-
-def procfile_options(procfile: Path = ROOT / "Procfile") -> list[str]:
-    """The options after ``worker`` on the Procfile's ``worker:`` line (``${NAME:-default}``
-    takes the environment's NAME, else the default, as the shell would)."""
-    line = next(line for line in procfile.read_text().splitlines() if line.startswith("worker:"))
-    words = [re.sub(r"\$\{(\w+):-([^}]*)\}", lambda m: os.environ.get(m[1], m[2]), word)
-             for word in shlex.split(line.split(":", 1)[1])]
+def procfile_options() -> list[str]:
+    """The options after ``worker`` on the Procfile's ``worker:`` line."""
+    words = procfile_command("worker")
     if "worker" not in words:
-        raise SystemExit(f"the Procfile's worker line does not run a Celery worker: {line}")
+        raise SystemExit(f"the Procfile's worker line does not run a Celery worker: {' '.join(words)}")
     return words[words.index("worker") + 1:]
 
 
@@ -205,18 +183,18 @@ def measure(svc, env: dict, sink: Accept, options: list[str], args) -> dict:
         client = Celery("bench", broker=env["CHASQUI_REDIS_URL"], set_as_current=False)
         for i in range(args.noop):
             client.send_task("celery.accumulate", args=[i], queue=filling)
-        cpu_ready = tree_cpu(worker.pid)
+        cpu_ready = tree_cpu_seconds(worker.pid)
         started = release()
         ended = wait(lambda: log.read_text(errors="replace").count("succeeded") >= args.noop
                      + len(warm_events), 300, "the no-op tasks")
         noop_rate = args.noop / (ended - started)
-        cpu_noop = tree_cpu(worker.pid)
+        cpu_noop = tree_cpu_seconds(worker.pid)
 
         mails = sum(len(event) for event in events)
         filler = CeleryDispatcher(env["CHASQUI_REDIS_URL"], filling)
         for event in events:
             filler(event)
-        cpu_before_mail = tree_cpu(worker.pid)
+        cpu_before_mail = tree_cpu_seconds(worker.pid)
         started = release()
         # The relay's count first (free: it is this process's), then the rows marked sent,
         # polled more slowly: a COUNT every 10 ms took PostgreSQL CPU from the worker on a
@@ -224,7 +202,7 @@ def measure(svc, env: dict, sink: Accept, options: list[str], args) -> dict:
         wait(lambda: sink.count >= mails, 600, "the relay")
         ended = wait(lambda: sent() >= warm + mails, 600, "the mail", pause=0.005)
         mail_rate = mails / (ended - started)
-        cpu_mail = tree_cpu(worker.pid)
+        cpu_mail = tree_cpu_seconds(worker.pid)
         assert sink.count >= mails
     finally:
         if worker is not None:

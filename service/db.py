@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from sqlalchemy import create_engine, event, exc
+from sqlalchemy import JSON, create_engine, event, exc
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
@@ -84,6 +84,57 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
 
 def _sqlite_begin(connection) -> None:
     connection.exec_driver_sql("BEGIN")
+
+
+def execute_core(session: Session, statement, params: dict):
+    """A prebuilt Core statement (tables or plain columns: its rows are plain tuples) in the
+    session's transaction, without the session's execution layer (issue 9).
+
+    Through ``Session.execute`` every run also goes through the session's execution layer and,
+    when the statement names ORM attributes, the ORM's compile and result setup: on the move
+    path's and the mail worker's hottest statements about as much client CPU as psycopg's own
+    work.  On PostgreSQL a statement whose parameters are each rendered once runs as its text,
+    compiled once (``exec_driver_sql``); its JSON parameters are wrapped for psycopg as
+    SQLAlchemy's JSON type wraps them, and no other parameter type here needs processing
+    (integers, text, timestamps with time zone).  Any other statement (expanding parameters)
+    and SQLite go through ``Connection.execute``.  Pending ORM changes are flushed first when
+    the session autoflushes, as ``Session.execute`` does before an ORM statement, so a read
+    sees them; the engine's statement events fire as for any statement."""
+    if session.autoflush:
+        session.flush()
+    connection = session.connection()
+    plain = _as_text(statement, connection.dialect) if connection.dialect.name == "postgresql" else None
+    if plain is None:
+        return connection.execute(statement, params)
+    text, constants, json_names = plain
+    values = {**constants, **params}
+    for name in json_names:
+        values[name] = _psycopg_json(values[name])
+    return connection.exec_driver_sql(text, values)
+
+
+_TEXTS: dict = {}
+
+
+def _as_text(statement, dialect) -> tuple[str, dict, tuple[str, ...]] | None:
+    """(text, the literals the statement carries, its JSON parameters), compiled once; None
+    for a statement that cannot run as one fixed text (positional or expanding parameters)."""
+    key = (statement, dialect.name, dialect.driver)
+    if key not in _TEXTS:
+        compiled = statement.compile(dialect=dialect)
+        _TEXTS[key] = None if compiled.positional or compiled.post_compile_params else (
+            compiled.string,
+            {name: bind.effective_value for bind, name in compiled.bind_names.items()
+             if not bind.required},
+            tuple(name for bind, name in compiled.bind_names.items()
+                  if isinstance(bind.type, JSON)))
+    return _TEXTS[key]
+
+
+def _psycopg_json(value):
+    from psycopg.types.json import Json
+
+    return Json(value)
 
 
 class Database:

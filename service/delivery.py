@@ -29,7 +29,7 @@ from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
 from service import mailkit
-from service.db import Database
+from service.db import Database, execute_core
 from service.games import load
 from service.mail import build_message, deadlines_for
 from service.models import OutboxRow
@@ -305,10 +305,7 @@ def _write_sent(session, rows: list[OutboxRow], now: datetime) -> None:
     if not rows:
         return
     ids = [row.id for row in rows]
-    if session.get_bind().dialect.name == "postgresql":  # no compiling, no expanding
-        result = session.connection().exec_driver_sql(_MARK_SENT_PG, {"ids": ids, "now": now})
-    else:
-        result = session.execute(_MARK_SENT, {"ids": ids, "now": now})
+    result = execute_core(session, _MARK_SENT, {"ids": ids, "now": now})
     if result.rowcount != len(rows):
         raise RuntimeError(f"outbox: {len(rows)} rows sent, {result.rowcount} marked")
     for row in rows:
@@ -318,8 +315,6 @@ def _write_sent(session, rows: list[OutboxRow], now: datetime) -> None:
 
 
 _SENT_COLUMNS = ("status", "attempts", "sent_at", "last_error")
-_MARK_SENT_PG = ("UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = %(now)s,"
-                 " last_error = NULL WHERE id = ANY(%(ids)s)")
 _OUTBOX = OutboxRow.__table__
 # Built once (an expanding parameter): one compiled statement for every batch size.
 _MARK_SENT = (update(_OUTBOX)

@@ -21,6 +21,7 @@ from service import mailkit, mime
 from service.admin.notices import notice_for
 from service.i18n import N_, translate
 from service.config import Settings
+from service.db import execute_core
 from service.games import Loaded, thread_root
 from service.models import DeadlineRow, OutboxRow
 from service.presenter import seat_context, subject
@@ -141,7 +142,7 @@ def deadlines_for(session, loaded: Loaded, rows) -> dict:
     if not keys:
         return {}
     found: dict = {}
-    for seat, key, due in mailkit.core_rows(session, _DEADLINES, {
+    for seat, key, due in execute_core(session, _DEADLINES, {
             "game_id": loaded.row.id, "seats": sorted(keys),
             "keys": sorted(set(keys.values()))}):
         if keys.get(seat) == key:

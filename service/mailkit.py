@@ -16,10 +16,10 @@ from sqlalchemy import String, bindparam, cast, func, literal, null, select, tup
 from sqlalchemy.orm import object_session
 
 from service import preferences
+from service.db import execute_core
 from service.models import MailPreferenceRow, SeatRow
 from service.i18n import CONTENT_LANGUAGE, translate
 from service.inbound.address import reply_address
-from service.tokens import signed
 
 # Table talk and answers to a player's own reply, on top of mail.KIND_INTRO.
 KIND_INTRO = {
@@ -56,7 +56,7 @@ def languages_for(session, rows, zones: dict | None = None) -> dict[int, str]:
                         for seat in seats.values() if seat is not None})
     own: dict = {}
     chosen: list[tuple] = []  # (updated_at, address, language) of the addresses' choices
-    for kind, game_id, seat, language, zone, updated_at, address in core_rows(
+    for kind, game_id, seat, language, zone, updated_at, address in execute_core(
             session, _LANGUAGES, {"keys": sorted(keys), "addresses": addresses}):
         if kind == 0:
             own[(game_id, seat)] = language
@@ -78,16 +78,6 @@ def languages_for(session, rows, zones: dict | None = None) -> dict[int, str]:
             language = newest.get(preferences.normal_address(seat_row.email))
         out[r.id] = language if language in preferences.LANGUAGES else preferences.DEFAULT_LANGUAGE
     return out
-
-
-def core_rows(session, statement, parameters: dict):
-    """The rows of a Core statement (of tables, not mapped classes) run on the session's
-    connection: without the ORM's compile and result layers, which cost a mail delivery's
-    reads more than the rows themselves (issue 9).  The session's pending changes are flushed
-    first when it autoflushes, as an ORM query would."""
-    if session.autoflush:
-        session.flush()
-    return session.connection().execute(statement, parameters)
 
 
 def _languages_statement():
@@ -202,10 +192,9 @@ def _address_token(secret_key: str, address: str) -> str:
 
 @lru_cache(maxsize=1024)
 def _spectate_token(secret_key: str, game_id: str) -> str:
-    """``spectate.spectate_token``'s text, signed directly (``tokens.signed``)."""
-    from service.spectate import SALT
+    from service.spectate import spectate_token
 
-    return signed(secret_key, SALT, game_id)
+    return spectate_token(secret_key, game_id)
 
 
 def extra_context(settings, loaded, row, language: str) -> dict:

@@ -32,6 +32,7 @@ from sqlalchemy import (JSON, Column, DateTime, Integer, MetaData, String, Table
 from sqlalchemy.orm import Session
 
 from engine import Game, get_game
+from service.db import execute_core
 from service.history import ENGINE_EVENTS, REWIND_EVENTS, created, effective_moves
 from service import store
 from service.models import EventRow
@@ -83,9 +84,8 @@ def events_from_newest(session: Session, game_id: str, rules_version: str,
               "upto": upto if upto is not None else 2 ** 31 - 1}
     if cached is not None:
         params["known_seq"], params["known_digest"] = cached[0], cached[1]
-    statement = _query(postgres, cached is not None, upto is not None)
-    rows = (store.execute_on_postgres(session, statement, params) if postgres
-            else session.execute(statement, params)).all()
+    rows = execute_core(session, _query(postgres, cached is not None, upto is not None),
+                        params).all()
     if not rows:
         return [], None, None
     events = [store.to_event(r[:7]) for r in rows]
@@ -188,12 +188,7 @@ def save(session: Session, game_id: str, seq: int, rules_version: str, state: di
         return
     values = {"game_id": game_id, "seq": seq, "rules_version": rules_version, "state": state,
               "created_at": datetime.now(timezone.utc)}
-    insert = _writes(dialect)[0]
-    if dialect == "postgresql":  # as plain text: the state wrapped as SQLAlchemy's JSON type does
-        from psycopg.types.json import Json
-        store.execute_on_postgres(session, insert, {**values, "state": Json(state)})
-    else:
-        session.execute(insert, values)
+    execute_core(session, _writes(dialect)[0], values)
     prune(session, game_id, rules_version)
 
 
@@ -207,13 +202,8 @@ def prune(session: Session, game_id: str, rules_version: str) -> None:
     KB each per 400 events, more than the game's events themselves.  Another version's
     snapshots are of code no longer running here (during a rolling deploy two versions may
     drop each other's: a cache miss, never a wrong state)."""
-    dialect = session.get_bind().dialect.name
-    params = {"game_id": game_id, "rules_version": rules_version}
-    statement = _writes(dialect)[1]
-    if dialect == "postgresql":
-        store.execute_on_postgres(session, statement, params)
-    else:
-        session.execute(statement, params)
+    execute_core(session, _writes(session.get_bind().dialect.name)[1],
+                 {"game_id": game_id, "rules_version": rules_version})
 
 
 @functools.lru_cache(maxsize=None)

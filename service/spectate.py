@@ -9,6 +9,7 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from engine.text import phrase
 from service.games import NotFound, load
 from service.presenter import seat_context
+from service.tokens import signed
 
 SALT = "chasqui-watch-v1"
 
@@ -16,7 +17,7 @@ bp = Blueprint("spectate", __name__, url_prefix="/watch")
 
 
 def spectate_token(secret_key: str, game_id: str) -> str:
-    return URLSafeSerializer(secret_key, salt=SALT).dumps(game_id)
+    return signed(secret_key, SALT, game_id)
 
 
 def read_spectate_token(secret_key: str, token: str) -> str:

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from engine import canonical_json
 from engine.text import phrase
+from service.db import execute_core
 from service.models import EventRow
 from service.refusals import Refusal
 
@@ -54,41 +55,6 @@ def event_hash(game_id: str, seq: int, kind: str, payload: dict, actor: str,
 
 EVENT_COLUMNS = (EventRow.seq, EventRow.kind, EventRow.payload, EventRow.actor, EventRow.recorded_at,
             EventRow.prev_hash, EventRow.hash)
-
-
-def execute_on_postgres(session: Session, statement, params: dict):
-    """Run a prebuilt Core statement on PostgreSQL as its text, compiled once
-    (``exec_driver_sql``), in the session's transaction; its rows are plain column rows.
-
-    Through ``Session.execute`` every run of a statement also goes through the session's
-    execution layer, the compiled-cache lookup, bind processing and, when the statement names
-    ORM attributes, the ORM's result setup: on the move path's hottest statements about as
-    much client CPU as psycopg's own work.  Only for statements whose parameters need no
-    SQLAlchemy processing (JSON values wrapped by the caller, see ``_insert_event``) and whose
-    results psycopg already returns as SQLAlchemy would on PostgreSQL (integers, text,
-    timestamps with time zone, decoded JSON).  Pending ORM changes are flushed first, as
-    ``Session.execute`` does before an ORM statement, so a read sees them."""
-    if session.autoflush:
-        session.flush()
-    connection = session.connection()
-    text, constants = _compiled(statement, connection.dialect)
-    return connection.exec_driver_sql(text, {**constants, **params})
-
-
-_COMPILED: dict = {}
-
-
-def _compiled(statement, dialect) -> tuple[str, dict]:
-    key = (statement, dialect.name, dialect.driver)
-    found = _COMPILED.get(key)
-    if found is None:
-        compiled = statement.compile(dialect=dialect)
-        if compiled.positional or compiled.post_compile_params:  # pragma: no cover
-            raise ValueError("only named parameters, rendered once, can be run as plain text")
-        found = _COMPILED[key] = (compiled.string, {  # the literals the statement carries
-            name: bind.effective_value for bind, name in compiled.bind_names.items()
-            if not bind.required})
-    return found
 
 
 def _read(session: Session, game_id: str, *where) -> list[Event]:
@@ -236,7 +202,7 @@ def append(session: Session, game_id: str, expected_seq: int, prev_hash: str, ki
         # one statement: a taken seq inserts nothing (no savepoint needed to stay usable)
         session.flush()  # pending ORM rows first (the game row a new event refers to), as before
         try:
-            taken = _insert_event(session, dialect, values).first() is None
+            taken = execute_core(session, _append_statement(dialect), values).first() is None
         except IntegrityError as error:  # e.g. no such game (foreign key)
             raise Conflict(phrase("the game moved on; reload and try again")) from error
         if taken:
@@ -249,16 +215,6 @@ def append(session: Session, game_id: str, expected_seq: int, prev_hash: str, ki
         except IntegrityError as error:
             raise Conflict(phrase("the game moved on; reload and try again")) from error
     return Event(expected_seq, kind, payload, actor, now, prev_hash, digest)
-
-
-def _insert_event(session: Session, dialect: str, values: dict):
-    """The append statement; on PostgreSQL as plain text, the payload wrapped for psycopg's
-    JSON dumper exactly as SQLAlchemy's JSON type wraps it."""
-    if dialect != "postgresql":
-        return session.execute(_append_statement(dialect), values)
-    from psycopg.types.json import Json
-    return execute_on_postgres(session, _append_statement(dialect),
-                               {**values, "payload": Json(values["payload"])})
 
 
 _APPEND: dict = {}

@@ -2,7 +2,7 @@
 what they write or read.  ``move_writes`` sends each kind of row as one JSON parameter (so a
 move that owes eight mails has as few parameters as one that owes none, and psycopg caches the
 statement's conversion), and the hottest reads and the append run as their compiled text on
-the session's connection (``store.execute_on_postgres``)."""
+the session's connection (``db.execute_core``)."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
@@ -10,9 +10,10 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from sqlalchemy import event, select
 
-from service import move_writes, store
+from service import move_writes
 from service.app import create_app
 from service.config import from_env
+from service.db import execute_core
 from service.games import create_game
 from service.models import DeadlineRow, GameRow, OutboxRow, SeatClockRow, SeatRow
 from service.timekeeping import Clock
@@ -120,6 +121,6 @@ def test_a_plain_text_read_sees_pending_changes_and_shares_the_transaction(pg_ap
     by_id = select(GameRow.__table__.c.status).where(GameRow.__table__.c.id == game_id)
     with db.unit_of_work() as session:
         session.get(GameRow, game_id).status = "paused"  # pending, not yet flushed
-        assert store.execute_on_postgres(session, by_id, {}).scalar_one() == "paused"
+        assert execute_core(session, by_id, {}).scalar_one() == "paused"
         session.rollback()
-        assert store.execute_on_postgres(session, by_id, {}).scalar_one() == "active"
+        assert execute_core(session, by_id, {}).scalar_one() == "active"
