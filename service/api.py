@@ -10,7 +10,7 @@ from service.errors import json_errors
 from service.games import create_game, load
 from service.history import superseded_seqs
 from service.moves import load_for_secret, make_move
-from service.presenter import secret_for, seat_context
+from service.presenter import secret_for
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -105,10 +105,16 @@ def _outcome_json(loaded):
 
 
 def _seat_payload(loaded, seat: int) -> dict:
-    context = seat_context(services().settings, loaded, seat)
-    return {"game": loaded.game.name, "game_id": loaded.row.id, "seat": seat,
-            "seq": loaded.seq, "view": context["view"], "to_act": context["to_act"],
-            "legal_actions": [a.action for a in context["actions"]],
+    """What ``presenter.seat_context`` shows a seat, as JSON: its view and its legal actions
+    (none unless it must act in an active game).  Built here, not from ``seat_context``,
+    whose links (a signed secret, a URL per action) the API does not send: every move's
+    answer is one of these."""
+    game, state = loaded.game, loaded.state
+    to_act = game.to_act(state)
+    acting = loaded.row.status == "active" and seat in to_act
+    return {"game": game.name, "game_id": loaded.row.id, "seat": seat,
+            "seq": loaded.seq, "view": game.view(state, seat), "to_act": to_act,
+            "legal_actions": game.legal_actions(state, seat) if acting else [],
             "outcome": _outcome_json(loaded)}
 
 

@@ -48,6 +48,9 @@ class Loaded:
     # (seq, epoch): the engine's epoch just before the last move this load applied (see
     # ``snapshots.apply``), so undo needs no second replay; None when it applied none.
     before_last: tuple[int, object] | None = None
+    # PostgreSQL, a player's move: the rows this command writes, the events included, sent in
+    # one statement by ``_queue_mail`` (``move_writes``); None: each event is inserted at once.
+    pending: "move_writes.Writes | None" = None
 
     def __post_init__(self):
         if not isinstance(self.events, EventLog):
@@ -86,14 +89,18 @@ class Outcome:
 
 
 def load(session: Session, game_id: str, upto: int | None = None,
-         seats: list[SeatRow] | None = None) -> Loaded:
+         seats: list[SeatRow] | None = None, read=None) -> Loaded:
     """The game at its head (or at ``upto``), replayed from the newest usable snapshot.
 
     With a snapshot at seq S only GameCreated and events S.. are read (one query); the state
     is the snapshot plus the moves after it.  Without one, or when a rewind after S goes back
     before it, every event is read and replayed.  A load at the head writes a snapshot when
     ``snapshots.EVERY`` events have passed since the one it started from (issue 9).
-    ``seats``: the game's seat rows in seat order, when the caller has just read them."""
+    ``seats``: the game's seat rows in seat order, when the caller has just read them;
+    ``read``: a ``move_reads.MoveRead`` of this game at its head, which has read everything a
+    load reads (its game and seats are plain records, not ORM objects)."""
+    if read is not None and upto is None:
+        return _load_read(session, game_id, read)
     row = session.get(GameRow, game_id) if isinstance(game_id, str) else None
     if row is None:
         raise NotFound(phrase("no game {game}", game=repr(game_id)))
@@ -108,6 +115,19 @@ def load(session: Session, game_id: str, upto: int | None = None,
         game, state, before = snapshots.rebuild(session, game_id, events, write=write)
         return Loaded(row, seats, EventLog(events), game, state, before)
     read, base, state = snapshots.events_from_newest(session, game_id, game.rules_version, upto)
+    return _replayed(session, game_id, upto, row, seats, game, read, base, state)
+
+
+def _load_read(session: Session, game_id: str, read) -> Loaded:
+    game = get_game(read.game.game)  # move_reads checked the name against the engines
+    return _replayed(session, game_id, None, read.game, read.seats, game, read.events,
+                     read.base, read.state)
+
+
+def _replayed(session: Session, game_id: str, upto: int | None, row, seats, game: Game,
+              read: list[Event], base: int | None, state: dict | None) -> Loaded:
+    """``load``'s replay of what ``events_from_newest`` read."""
+    write = upto is None
     if base is None or base <= 1:  # no snapshot (or one at seq 1): every event was read
         events = read
         if base is None:
@@ -177,19 +197,21 @@ def create_game(session: Session, name: str, players: list[dict], seed: int | No
 
 def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, actor: str,
                 now: datetime, domain: str, seats: list[SeatRow] | None = None,
-                clocks: dict | None = None, modes: dict[int, str] | None = None) -> Outcome:
+                clocks: dict | None = None, modes: dict[int, str] | None = None,
+                read=None) -> Outcome:
     """A player's move: refused unless it is fresh (seq seen == head) and legal.
     ``seats``: the game's seat rows, when the caller has just read them (``load``); ``clocks``
     (``timekeeping.read_clocks``) and ``modes`` (seat -> turn-mail mode): read in the same
-    query as the seats, so ``_queue_mail`` needs no query of its own.
+    query as the seats, so ``_queue_mail`` needs no query of its own; ``read``: the same and
+    the events, read in one statement (``move_reads``; ``load``).
 
     The seats, clocks and modes are read before the events.  They are projections that every
     command updates in the transaction of its event, together with ``games.head_seq``; so if
     the game row read with them says the head the events say, they are what that head left.
     If not (a command committed in between), the seats and the game row are read again and
     the clocks and modes are read after the append, as without them."""
-    loaded = load(session, game_id, seats=seats)
-    if seats is not None and loaded.row.head_seq != loaded.seq:
+    loaded = load(session, game_id, seats=seats, read=read)
+    if read is None and seats is not None and loaded.row.head_seq != loaded.seq:
         session.execute(_REREAD, {"game_id": game_id}).all()  # refreshes loaded.seats and .row
         clocks = modes = None
     if not isinstance(seq_seen, int) or isinstance(seq_seen, bool):
@@ -203,6 +225,8 @@ def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, act
     if seat not in game.to_act(state):
         raise IllegalAction(phrase("it is not your turn to act"))
     chosen = game.find_legal_action(state, seat, action)
+    if move_writes.supported(session):
+        loaded.pending = move_writes.Writes(game_id)
     record_move(session, loaded, "MoveMade", seat, chosen, actor, now, seq_seen=seq_seen)
     play_bots(session, loaded, now)
     return Outcome(loaded.seq, _queue_mail(session, loaded, seat, now, domain, clocks=clocks,
@@ -249,8 +273,13 @@ def record_move(session: Session, loaded: Loaded, kind: str, seat: int, chosen: 
     payload = {"seat": seat, "action": action, "label": chosen.get("label", ""), **extra}
     if "_say" in chosen:
         payload["say"] = chosen["_say"]
-    event = store.append(session, loaded.row.id, loaded.seq + 1, loaded.head_hash, kind,
-                         payload, actor, now)
+    if loaded.pending is None:
+        event = store.append(session, loaded.row.id, loaded.seq + 1, loaded.head_hash, kind,
+                             payload, actor, now)
+    else:  # inserted with the move's other rows, in one statement (``_queue_mail``)
+        event, values = store.new_event(loaded.row.id, loaded.seq + 1, loaded.head_hash, kind,
+                                        payload, actor, now)
+        loaded.pending.events.append(values)
     loaded.events.append(event)
     return event
 
@@ -316,7 +345,9 @@ def _queue_mail(session: Session, loaded: Loaded, actor_seat: int | None, now: d
     session.flush()
     game, state, row = loaded.game, loaded.state, loaded.row
     seq = loaded.seq
-    writes = move_writes.Writes(row.id) if move_writes.supported(session) else None
+    writes, loaded.pending = loaded.pending, None
+    if writes is None and move_writes.supported(session):
+        writes = move_writes.Writes(row.id)
     result = game.outcome(state)
     status = row.status
     outbox: list[dict] = []

@@ -1,6 +1,7 @@
-"""What one event changes besides itself, written in one PostgreSQL statement (issue 9).
+"""What one command writes, in one PostgreSQL statement (issue 9).
 
-After its event is appended, every command writes the same kinds of projection rows: the
+With its event (a player's move hands its events over: ``Writes.events``; other commands
+append theirs first, ``store.append``), every command writes the same kinds of projection rows: the
 deadlines of the seats whose decision ended are cancelled, the seat clocks that changed are
 updated (new ones inserted), the new decisions' deadlines inserted, the seats newly notified
 marked, the game row's status and head seq set, and the owed mail put in the outbox.  Issued
@@ -16,6 +17,13 @@ next to it: exactly the effect of cancelling first and inserting after, as the s
 statements did.  A failing part (a constraint) fails the whole statement, and the caller's
 unit of work rolls back as before.
 
+That is also why a player's move needs no transaction around it (``moves.make_move`` runs
+in autocommit on PostgreSQL: no BEGIN and COMMIT round trips): its one read statement
+(``move_reads``) sees one snapshot, and its one write statement is atomic by itself, events
+and projections together or nothing.  Under READ COMMITTED a transaction gave the two
+statements no more than that (each statement of it saw its own snapshot); what keeps two
+writers from both extending the same head is the events' primary key, as before.
+
 The SQL text is built here, with psycopg placeholders, and sent with ``exec_driver_sql``.
 The rows of each kind travel as one JSON parameter (``_rows_of``), so the text depends only
 on which kinds a command writes (and how many seats' deadlines it cancels), not on the number
@@ -30,10 +38,13 @@ import json
 from datetime import datetime
 
 from sqlalchemy import Table
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
-from service.models import DeadlineRow, OutboxRow, SeatClockRow, SeatRow
+from engine.text import phrase
+from service.models import DeadlineRow, EventRow, OutboxRow, SeatClockRow, SeatRow
+from service.store import Conflict
 from service.timekeeping import CLOCK_FIELDS, _sync_objects, sync_cancelled
 
 _RECORD_TYPES = {int: "integer", str: "text", datetime: "timestamptz", bool: "boolean"}
@@ -79,6 +90,15 @@ _NOTIFY = _update(SeatRow.__table__, "seat", ("notified_key", "decision_seq"))
 _OUTBOX_COLUMNS = ("game_id", "seat", "kind", "seq", "to_addr", "status", "attempts",
                    "next_attempt_at", "created_at", "message_id")
 _OUTBOX_INSERT = _insert(OutboxRow.__table__, _OUTBOX_COLUMNS) + " RETURNING id, seat"
+_EVENT_COLUMNS = ("game_id", "seq", "kind", "payload", "actor", "recorded_at", "prev_hash", "hash")
+# ``json_to_recordset`` (not jsonb): a ``json`` field keeps its text as sent, so a payload is
+# stored as the very text the one-row insert stored (``json.dumps``' default separators).
+# No ON CONFLICT: a taken seq must fail the whole statement (see ``execute``).
+_EVENTS_INSERT = (
+    f"INSERT INTO events ({', '.join(_EVENT_COLUMNS)}) SELECT {', '.join(_EVENT_COLUMNS)} FROM "
+    "json_to_recordset(%s::json) AS r(game_id text, seq integer, kind text, payload json, "
+    "actor text, recorded_at timestamptz, prev_hash text, hash text)")
+assert tuple(EventRow.__table__.c.keys()) == _EVENT_COLUMNS  # every column, in this order
 
 
 def supported(session: Session) -> bool:
@@ -91,12 +111,14 @@ class Writes:
     def __init__(self, game_id: str):
         self.game_id = game_id
         self.cancel_seats: list[int] = []     # pending deadlines (but vacation_end) cancelled
+        self.vacations_ended: list[int] = []  # pending vacation_end deadlines cancelled
         self.changed: list = []               # timekeeping.Clock, existing rows
         self.added: list = []                 # timekeeping.Clock, new rows
         self.deadlines: list[dict] = []
         self.notified: list[tuple] = []       # (SeatRow, notified_key, decision_seq)
         self.game: tuple | None = None        # (GameRow, status, head_seq, updated_at)
         self.outbox: list[dict] = []
+        self.events: list[dict] = []          # store.new_event's values, in seq order
 
     def clocks(self, clocks: dict, before: dict, deadlines: list[dict]) -> None:
         """``timekeeping.update_clocks``' rows: the clocks whose values changed, the new ones."""
@@ -111,69 +133,100 @@ class Writes:
         a caller holds) take the written values as their loaded state.
 
         Each kind of row is one JSON parameter (``_rows_of``), so the text depends only on
-        which kinds there are: a handful of texts, each prepared once per connection."""
-        parts, params = [], []
-        game = self.game_id
-        if self.cancel_seats:
-            parts.append(
-                "UPDATE deadlines SET status = 'cancelled' WHERE game_id = %s AND seat IN ("
-                + ", ".join(["%s"] * len(self.cancel_seats))
-                + ") AND status = 'pending' AND kind <> 'vacation_end'")
-            params += [game, *self.cancel_seats]
-        if self.changed:
-            parts.append(_CLOCK_UPDATE)
-            params += [_json([{"seat": c.seat, **dict(zip(CLOCK_FIELDS, c.values()))}
-                              for c in self.changed]), game]
-        if self.added:
-            parts.append(_CLOCK_INSERT)
-            params.append(_json([{"game_id": c.game_id, "seat": c.seat,
-                                  **dict(zip(CLOCK_FIELDS, c.values()))} for c in self.added]))
-        if self.deadlines:
-            parts.append(_DEADLINE_INSERT)
-            params.append(_json([{name: row[name] for name in _DEADLINE_COLUMNS}
-                                 for row in self.deadlines]))
-        if self.notified:
-            parts.append(_NOTIFY)
-            params += [_json([{"seat": seat_row.seat, "notified_key": key,
-                               "decision_seq": decision_seq}
-                              for seat_row, key, decision_seq in self.notified]), game]
-        if self.game is not None:
-            _row, status, head_seq, updated_at = self.game
-            parts.append("UPDATE games SET status = %s, head_seq = %s, updated_at = %s "
-                         "WHERE id = %s")
-            params += [status, head_seq, updated_at, game]
-        main = None
-        if self.outbox:
-            main = _OUTBOX_INSERT
-            params.append(_json([{name: row[name] for name in _OUTBOX_COLUMNS}
-                                 for row in self.outbox]))
-        elif parts:
-            main = parts.pop()
-        ids: list[int] = []
-        if main is not None:
-            sql = main if not parts else (
-                "WITH " + ", ".join(f"w{i} AS ({part})" for i, part in enumerate(parts)) + " " + main)
+        which kinds there are: a handful of texts, each prepared once per connection.
+
+        With ``events`` (a player's move) the events are inserted by the same statement, a
+        plain INSERT: a seq another command took first fails the whole statement, which then
+        writes nothing at all (no event of several, no projection), and raises ``Conflict``
+        as ``store.append`` does."""
+        parts = self._parts()
+        if not parts:
+            self._sync(session)
+            return []
+        *ctes, (main, main_params) = parts
+        sql = main if not ctes else (
+            "WITH " + ", ".join(f"w{i} AS ({part})" for i, (part, _) in enumerate(ctes))
+            + " " + main)
+        params = [p for _, part_params in ctes for p in part_params] + main_params
+        try:
             result = session.connection().exec_driver_sql(sql, tuple(params))
-            if self.outbox:  # in the order of ``outbox`` (one row per seat; else by id)
-                returned = list(result)
-                by_seat = {seat: outbox_id for outbox_id, seat in returned}
-                ids = ([by_seat[row["seat"]] for row in self.outbox]
-                       if len(by_seat) == len(self.outbox) else sorted(i for i, _ in returned))
+        except IntegrityError as error:
+            if not self.events:
+                raise
+            raise Conflict(phrase("the game moved on; reload and try again")) from error
+        ids: list[int] = []
+        if self.outbox:  # in the order of ``outbox`` (one row per seat; else by id)
+            returned = list(result)
+            by_seat = {seat: outbox_id for outbox_id, seat in returned}
+            ids = ([by_seat[row["seat"]] for row in self.outbox]
+                   if len(by_seat) == len(self.outbox) else sorted(i for i, _ in returned))
         self._sync(session)
         return ids
+
+    def _parts(self) -> list[tuple[str, list]]:
+        """(data-modifying statement, its parameters) for each kind of row: the events' first,
+        the outbox insert (whose ids the caller dispatches) last."""
+        parts: list[tuple[str, list]] = []
+        game = self.game_id
+        if self.events:
+            parts.append((_EVENTS_INSERT, [json.dumps(self.events, default=datetime.isoformat)]))
+        if self.cancel_seats:  # the decisions' deadlines
+            parts.append(_cancel(game, self.cancel_seats, "kind <> 'vacation_end'"))
+        if self.vacations_ended:
+            parts.append(_cancel(game, self.vacations_ended, "kind = 'vacation_end'"))
+        if self.changed:
+            parts.append((_CLOCK_UPDATE, [
+                _json([{"seat": c.seat, **dict(zip(CLOCK_FIELDS, c.values()))}
+                       for c in self.changed]), game]))
+        if self.added:
+            parts.append((_CLOCK_INSERT, [
+                _json([{"game_id": c.game_id, "seat": c.seat, **dict(zip(CLOCK_FIELDS, c.values()))}
+                       for c in self.added])]))
+        if self.deadlines:
+            parts.append((_DEADLINE_INSERT, [
+                _json([{name: row[name] for name in _DEADLINE_COLUMNS} for row in self.deadlines])]))
+        if self.notified:
+            parts.append((_NOTIFY, [
+                _json([{"seat": seat_row.seat, "notified_key": key, "decision_seq": decision_seq}
+                       for seat_row, key, decision_seq in self.notified]), game]))
+        if self.game is not None:
+            _row, status, head_seq, updated_at = self.game
+            parts.append(("UPDATE games SET status = %s, head_seq = %s, updated_at = %s "
+                          "WHERE id = %s", [status, head_seq, updated_at, game]))
+        if self.outbox:
+            parts.append((_OUTBOX_INSERT, [
+                _json([{name: row[name] for name in _OUTBOX_COLUMNS} for row in self.outbox])]))
+        return parts
 
     def _sync(self, session: Session) -> None:
         if self.cancel_seats:
             sync_cancelled(session, self.game_id, self.cancel_seats, None)
+        if self.vacations_ended:
+            sync_cancelled(session, self.game_id, self.vacations_ended, {"vacation_end"})
         if self.changed or self.added:
             _sync_objects(session, SeatClockRow, [
                 ((self.game_id, c.seat), dict(zip(CLOCK_FIELDS, c.values())))
                 for c in self.changed + self.added])
         for seat_row, key, decision_seq in self.notified:
-            set_committed_value(seat_row, "notified_key", key)
-            set_committed_value(seat_row, "decision_seq", decision_seq)
+            _written(seat_row, "notified_key", key)
+            _written(seat_row, "decision_seq", decision_seq)
         if self.game is not None:
             row, status, head_seq, updated_at = self.game
-            set_committed_value(row, "status", status)
-            set_committed_value(row, "head_seq", head_seq)
-            set_committed_value(row, "updated_at", updated_at)
+            _written(row, "status", status)
+            _written(row, "head_seq", head_seq)
+            _written(row, "updated_at", updated_at)
+
+
+def _cancel(game_id: str, seats: list[int], kinds: str) -> tuple[str, list]:
+    """The seats' pending deadlines of ``kinds`` (an SQL condition) cancelled."""
+    return ("UPDATE deadlines SET status = 'cancelled' WHERE game_id = %s AND seat IN ("
+            + ", ".join(["%s"] * len(seats)) + f") AND status = 'pending' AND {kinds}",
+            [game_id, *seats])
+
+
+def _written(obj, name: str, value) -> None:
+    """``obj`` (an ORM object, or a ``move_reads`` record) now holds what was written."""
+    if hasattr(obj, "_sa_instance_state"):
+        set_committed_value(obj, name, value)  # loaded state: no change for a flush to send
+    else:
+        setattr(obj, name, value)

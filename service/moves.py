@@ -6,7 +6,9 @@ from typing import NamedTuple
 from sqlalchemy import and_, bindparam, select
 from sqlalchemy.orm import Session
 
+from engine import get_game
 from engine.text import phrase
+from service import move_reads
 from service.app import Services
 from service.games import Loaded, Outcome, load, submit_move
 from service.models import GameRow, MailPreferenceRow, SeatClockRow, SeatRow
@@ -24,10 +26,11 @@ class Resolved(NamedTuple):
     """A secret's seat and what a command on its game reads first, in one query."""
     game_id: str
     seat: int
-    seats: list[SeatRow]
-    game_row: GameRow | None
+    seats: list
+    game_row: object
     clocks: dict[int, Clock]     # timekeeping.read_clocks
     modes: dict[int, str]        # seat -> turn-mail mode, for the seats that chose one
+    read: move_reads.MoveRead | None = None  # and the events, read in the same statement
 
 
 _CLOCKS, _PREFS = SeatClockRow.__table__, MailPreferenceRow.__table__
@@ -40,35 +43,65 @@ _RESOLVE = (
     .where(SeatRow.game_id == bindparam("game_id")).order_by(SeatRow.seat))
 
 
-def _resolve(session: Session, secret_key: str, secret: str) -> Resolved:
+def _resolve(session: Session, secret_key: str, secret: str, events: bool = False) -> Resolved:
     """``resolve_seat`` that also reads, in the same query, all the game's seats, its row, the
     seat clocks and the turn-mail modes, which the command needs: four round trips fewer per
     move.  The caller keeps the game row referenced until it loads (the session's identity map
-    holds rows only weakly), so that ``load``'s ``session.get`` finds it without a query."""
+    holds rows only weakly), so that ``load``'s ``session.get`` finds it without a query.
+
+    ``events``: on PostgreSQL, also the events a load needs, in the same statement, with the
+    rows as plain records (``move_reads``); the caller passes ``read`` on to ``load``."""
     game_id, seat, nonce = read_secret(secret_key, secret)
+    read = (move_reads.read(session, game_id, _rules_version)
+            if events and move_reads.supported(session) else None)
+    if read is not None:
+        return _found(game_id, seat, nonce, read.seats, read.game, read.clocks, read.modes, read)
     rows = session.execute(_RESOLVE, {"game_id": game_id}).all()
     seats = [r[0] for r in rows]
-    row = seats[seat] if 0 <= seat < len(seats) and seats[seat].seat == seat else None
-    if row is None or not nonce_matches(row.nonce, nonce):
-        raise BadSecret(phrase("this link is no longer valid (the seat was reassigned or revoked)"))
     clocks = {r[2]: Clock(game_id, r[2], *r[3:3 + len(CLOCK_FIELDS)]) for r in rows
               if r[2] is not None}
     modes = {r[0].seat: r[-1] for r in rows if r[-1] is not None}
-    return Resolved(game_id, seat, seats, rows[0][1], clocks, modes)
+    return _found(game_id, seat, nonce, seats, rows[0][1] if rows else None, clocks, modes)
+
+
+def _found(game_id: str, seat: int, nonce: str, seats: list, game_row, clocks: dict,
+           modes: dict, read: move_reads.MoveRead | None = None) -> Resolved:
+    row = seats[seat] if 0 <= seat < len(seats) and seats[seat].seat == seat else None
+    if row is None or not nonce_matches(row.nonce, nonce):
+        raise BadSecret(phrase("this link is no longer valid (the seat was reassigned or revoked)"))
+    return Resolved(game_id, seat, seats, game_row, clocks, modes, read)
+
+
+def _rules_version(name: str) -> str | None:
+    try:
+        return get_game(name).rules_version
+    except Exception:  # noqa: BLE001  an unknown game: the ORM path refuses it as before
+        return None
 
 
 def load_for_secret(session: Session, svc: Services, secret: str) -> tuple[Loaded, int]:
-    found = _resolve(session, svc.settings.secret_key, secret)
-    loaded = load(session, found.game_id, seats=found.seats)  # game_row, still referenced: no query
+    found = _resolve(session, svc.settings.secret_key, secret, events=True)
+    loaded = load(session, found.game_id, seats=found.seats, read=found.read)
     return loaded, found.seat
 
 
 def make_move(svc: Services, secret: str, action, seq) -> Outcome:
+    """A seat's move.  On PostgreSQL it is two statements and no transaction around them: one
+    read (``move_reads``) and one write (``move_writes``, atomic by itself), in autocommit,
+    which saves the BEGIN and COMMIT round trips (``move_writes`` says why that is the same).
+    When the one read cannot serve, the session starts over as a transaction and the move
+    reads and writes the ORM way, as every other command does."""
     with svc.db.unit_of_work() as session:
-        found = _resolve(session, svc.settings.secret_key, secret)
+        autocommit = move_reads.supported(session)
+        if autocommit:
+            session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+        found = _resolve(session, svc.settings.secret_key, secret, events=autocommit)
+        if autocommit and found.read is None:
+            session.close()  # it has written nothing; the next statement begins a transaction
+            found = _resolve(session, svc.settings.secret_key, secret)
         outcome = submit_move(session, found.game_id, found.seat, action, seq, f"seat:{found.seat}",
                               svc.clock(), svc.settings.mail_domain, seats=found.seats,
-                              clocks=found.clocks, modes=found.modes)
+                              clocks=found.clocks, modes=found.modes, read=found.read)
         del found  # the game row was referenced until submit_move's load found it in the session
     svc.dispatch(outcome.outbox_ids)
     return outcome

@@ -16,7 +16,9 @@ checked against the stored text's MD5), so a load usually does not fetch it at a
 A snapshot is written at most every ``EVERY`` events, by the ``load`` of whichever unit of
 work first finds it owed, in that same transaction: a command that commits keeps it, a read
 (whose session is rolled back) or a refused move throws it away, and the next command tries
-again.  The insert runs at once (a Core statement, serialised before the caller goes on to
+again.  (A player's move on PostgreSQL runs in autocommit, ``moves.make_move``: its load's
+snapshot is kept even when the move is then refused.  It is the state at the head before the
+move, as true as any other.)  The insert runs at once (a Core statement, serialised before the caller goes on to
 mutate the state) and ignores a snapshot another writer made first; the same transaction
 drops the game's snapshots older than its newest ``KEEP``."""
 from __future__ import annotations
@@ -86,6 +88,16 @@ def events_from_newest(session: Session, game_id: str, rules_version: str,
         params["known_seq"], params["known_digest"] = cached[0], cached[1]
     rows = execute_core(session, _query(postgres, cached is not None, upto is not None),
                         params).all()
+    return from_rows(rows, game_id, rules_version, cached, postgres and upto is None)
+
+
+def from_rows(rows, game_id: str, rules_version: str, cached, keep: bool
+              ) -> tuple[list[Event], int | None, dict | None]:
+    """``events_from_newest``'s answer from its rows: each an event (``store.EVENT_COLUMNS``),
+    then the snapshot's seq, and on the first row the MD5 of its stored text and the state
+    (None when it is ``cached``'s, which is then thawed).  ``keep``: a load at the head on
+    PostgreSQL, whose decoded snapshot this process keeps (``CACHE``).  Also used by
+    ``move_reads``, whose one statement returns the same columns first."""
     if not rows:
         return [], None, None
     events = [store.to_event(r[:7]) for r in rows]
@@ -94,7 +106,7 @@ def events_from_newest(session: Session, game_id: str, rules_version: str,
         return events, None, None
     if decoded is None and cached is not None and (base, found) == cached[:2]:
         decoded = CACHE.thaw(cached)  # the query left it out: the same stored text
-    elif decoded is not None and postgres and found is not None and upto is None:
+    elif decoded is not None and keep and found is not None:
         CACHE.put(game_id, rules_version, base, found, decoded)
     if decoded is None:  # pragma: no cover  (a snapshot row always has a state)
         raise RuntimeError(f"snapshot {game_id}@{base} came back without its state")
@@ -142,17 +154,21 @@ class StateCache:
     def __init__(self, size: int):
         self.size = size
         self._items: OrderedDict[tuple[str, str], tuple[int, str, bytes]] = OrderedDict()
+        self._version: dict[str, str] = {}  # game -> the rules version of its newest put
         self._lock = threading.Lock()
 
     def resize(self, size: int) -> None:
         with self._lock:
             self.size = size
             while len(self._items) > max(size, 0):
-                self._items.popitem(last=False)
+                (gone, version), _item = self._items.popitem(last=False)
+                if self._version.get(gone) == version:
+                    del self._version[gone]
 
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
+            self._version.clear()
 
     def get(self, game_id: str, rules_version: str) -> tuple[int, str, bytes] | None:
         with self._lock:
@@ -160,6 +176,13 @@ class StateCache:
             if item is not None:
                 self._items.move_to_end((game_id, rules_version))
             return item
+
+    def newest(self, game_id: str) -> tuple[str, tuple[int, str, bytes]] | None:
+        """(rules version, item) of the game's newest put, for a reader that learns the game's
+        rules version only from its answer (``move_reads``)."""
+        rules_version = self._version.get(game_id)
+        item = None if rules_version is None else self.get(game_id, rules_version)
+        return None if item is None else (rules_version, item)
 
     def put(self, game_id: str, rules_version: str, seq: int, digest: str, state: dict) -> None:
         """Called by a load at the head, before anything mutates ``state`` (it is what the
@@ -170,8 +193,11 @@ class StateCache:
         with self._lock:
             self._items[(game_id, rules_version)] = item
             self._items.move_to_end((game_id, rules_version))
+            self._version[game_id] = rules_version
             while len(self._items) > self.size:
-                self._items.popitem(last=False)
+                (gone, version), _item = self._items.popitem(last=False)
+                if self._version.get(gone) == version:
+                    del self._version[gone]
 
     @staticmethod
     def thaw(item: tuple[int, str, bytes]) -> dict:

@@ -192,11 +192,7 @@ class EventLog(Sequence):
 def append(session: Session, game_id: str, expected_seq: int, prev_hash: str, kind: str,
            payload: dict, actor: str, now: datetime) -> Event:
     """Insert event ``expected_seq``; raise ``Conflict`` if that seq is already taken."""
-    payload = {**payload, "schema_version": payload.get("schema_version", SCHEMA_VERSION)}
-    now = utc(now)
-    digest = event_hash(game_id, expected_seq, kind, payload, actor, now, prev_hash)
-    values = {"game_id": game_id, "seq": expected_seq, "kind": kind, "payload": payload,
-              "actor": actor, "recorded_at": now, "prev_hash": prev_hash, "hash": digest}
+    event, values = new_event(game_id, expected_seq, prev_hash, kind, payload, actor, now)
     dialect = session.get_bind().dialect.name
     if dialect in ("postgresql", "sqlite"):
         # one statement: a taken seq inserts nothing (no savepoint needed to stay usable)
@@ -214,7 +210,19 @@ def append(session: Session, game_id: str, expected_seq: int, prev_hash: str, ki
                 session.flush()
         except IntegrityError as error:
             raise Conflict(phrase("the game moved on; reload and try again")) from error
-    return Event(expected_seq, kind, payload, actor, now, prev_hash, digest)
+    return event
+
+
+def new_event(game_id: str, seq: int, prev_hash: str, kind: str, payload: dict, actor: str,
+              now: datetime) -> tuple[Event, dict]:
+    """The event ``seq`` with its place in the hash chain, and its ``events`` row's values:
+    ``append`` inserts them at once, ``move_writes`` with the rest of a move's rows."""
+    payload = {**payload, "schema_version": payload.get("schema_version", SCHEMA_VERSION)}
+    now = utc(now)
+    digest = event_hash(game_id, seq, kind, payload, actor, now, prev_hash)
+    values = {"game_id": game_id, "seq": seq, "kind": kind, "payload": payload,
+              "actor": actor, "recorded_at": now, "prev_hash": prev_hash, "hash": digest}
+    return Event(seq, kind, payload, actor, now, prev_hash, digest), values
 
 
 _APPEND: dict = {}

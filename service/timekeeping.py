@@ -207,13 +207,13 @@ def update_clocks(session: Session, game_id: str, settings: ClockSettings, decis
     elif closing:  # every closing seat's deadlines in one UPDATE, before any row changes
         _cancel_seats(session, game_id, [clock.seat for clock in closing], kinds=None)
     if mover is not None and mover in clocks and clocks[mover].vacation_since is not None:
-        end_vacation(session, clocks[mover], settings, now, resume=False)
+        end_vacation(session, clocks[mover], settings, now, resume=False, writes=writes)
     for clock in closing:
         _close(session, clock, settings, now, cancel=False)
     if finished:
         for clock in clocks.values():
             if clock.vacation_since is not None:
-                end_vacation(session, clock, settings, now, resume=False)
+                end_vacation(session, clock, settings, now, resume=False, writes=writes)
     else:
         for seat, key in decisions.items():
             clock = clocks.get(seat)
@@ -375,14 +375,18 @@ def start_vacation(session: Session, clock: SeatClockRow, settings: ClockSetting
 
 
 def end_vacation(session: Session, clock: SeatClockRow, settings: ClockSettings, now: datetime,
-                 resume: bool = True) -> None:
-    """Restart the clock where it stopped (at least a day, so nobody times out on return)."""
+                 resume: bool = True, writes=None) -> None:
+    """Restart the clock where it stopped (at least a day, so nobody times out on return).
+    ``writes`` (``update_clocks``'): the cancel of the vacation's end is added to it."""
     if clock.vacation_since is None:
         raise IllegalAction(phrase("you are not on vacation"))
     clock.vacation_used_seconds = (clock.vacation_used_seconds or 0) + int(
         (now - _aware(clock.vacation_since)).total_seconds())
     clock.vacation_since = None
-    _cancel(session, clock, kinds={"vacation_end"})
+    if writes is not None:
+        writes.vacations_ended.append(clock.seat)
+    else:
+        _cancel(session, clock, kinds={"vacation_end"})
     if resume and clock.decision_key is not None:
         bank = max(timedelta(seconds=clock.bank_seconds or 0), VACATION_GRACE)
         _run(session, clock, settings, bank, now)

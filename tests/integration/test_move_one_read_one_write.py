@@ -1,0 +1,236 @@
+"""Issue 9: on PostgreSQL a player's move is one read statement (``move_reads``) and one write
+statement (``move_writes``, its events included), in autocommit.  These tests check that the
+one read sees exactly what the ORM path reads, that the one write is all or nothing (a taken
+seq writes no event and no projection, even when the command made several events), that the
+move falls back to the ORM path when the one read cannot serve, and that a returning
+vacationer's move ends the vacation in the same statement."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from sqlalchemy import event, select, text
+
+from service import move_reads, move_writes, snapshots, store, vacation
+from service.app import create_app
+from service.config import from_env
+from service.games import load
+from service.models import (DeadlineRow, EventRow, GameRow, MailPreferenceRow, OutboxRow,
+                            SeatClockRow)
+from service.moves import _resolve
+from service.store import Conflict
+from tests.conftest import ADMIN_TOKEN, FrozenClock, secret_from_url
+from tests.services_available import truncate_all
+
+pytestmark = pytest.mark.integration
+
+START = datetime(2026, 11, 30, 9, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def clock():
+    return FrozenClock(START)
+
+
+@pytest.fixture
+def app(postgres_url, clock):
+    snapshots.CACHE.clear()
+    app = create_app(from_env({
+        "CHASQUI_DATABASE_URL": postgres_url, "CHASQUI_BASE_URL": "http://chasqui.test",
+        "CHASQUI_SECRET_KEY": "one-read-secret", "CHASQUI_ADMIN_TOKEN": ADMIN_TOKEN,
+        "CHASQUI_RATE_LIMIT": "off"}), clock=clock, upgrade=True)
+    yield app
+    db = app.extensions["chasqui"].db
+    with db.engine.begin() as conn:
+        truncate_all(conn)
+    db.engine.dispose()
+    snapshots.CACHE.clear()
+
+
+def new_game(client, seed=5, clock_settings=None) -> tuple[str, list[str]]:
+    body = {"game": "incan_gold", "seed": seed,
+            "players": [{"name": f"P{i}", "email": f"p{i}@example.com"} for i in range(4)]}
+    if clock_settings:
+        body["clock"] = clock_settings
+    response = client.post("/api/games", json=body,
+                           headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
+    assert response.status_code == 201
+    created = response.get_json()
+    return created["id"], [secret_from_url(s["play_url"]) for s in created["seats"]]
+
+
+def play(client, secrets, moves: int, clock=None) -> dict:
+    """``moves`` "stay" moves, every seat that must act in turn; the last answer."""
+    answer = {"seq": 1, "to_act": [0, 1, 2, 3]}
+    made = 0
+    while made < moves:
+        for seat in list(answer["to_act"]):
+            if clock is not None:
+                clock.advance(timedelta(minutes=7))
+            response = client.post(f"/api/play/{secrets[seat]}",
+                                   json={"action": {"type": "stay"}, "seq": answer["seq"]})
+            assert response.status_code == 200, response.get_json()
+            answer = response.get_json()
+            made += 1
+            if made == moves or not answer["to_act"]:
+                break
+        assert answer["outcome"] is None, "the test needs a game still going"
+    return answer
+
+
+def test_the_one_read_sees_what_the_orm_path_reads(app, clock):
+    """Game row, seats, clocks, mail modes, events from the newest snapshot and the replayed
+    state: the same through ``move_reads`` as through the ORM query and ``load``."""
+    client = app.test_client()
+    game_id, secrets = new_game(client, clock_settings={"per_decision_hours": 30})
+    play(client, secrets, 2 * snapshots.EVERY + 3, clock)
+    svc = app.extensions["chasqui"]
+    with svc.db.unit_of_work() as session:  # a turn-mail mode for one seat
+        session.add(MailPreferenceRow(game_id=game_id, seat=2, mode="digest", updated_at=START))
+    with svc.db.reading() as session:
+        orm = _resolve(session, svc.settings.secret_key, secrets[1])
+        orm_loaded = load(session, game_id, seats=orm.seats)
+        game_row = session.get(GameRow, game_id)
+        expected_game = {name: getattr(game_row, name) for name in
+                         ("id", "game", "status", "created_at", "updated_at", "head_seq")}
+        expected_seats = [{name: getattr(s, name) for name in
+                           ("game_id", "seat", "name", "email", "nonce", "notified_key",
+                            "decision_seq", "bot")} for s in orm.seats]
+        expected_events = list(orm_loaded.events)
+    with svc.db.reading() as session:
+        one = _resolve(session, svc.settings.secret_key, secrets[1], events=True)
+        assert one.read is not None, "the one read serves a game at its head"
+        loaded = load(session, game_id, seats=one.seats, read=one.read)
+        assert {name: getattr(one.game_row, name) for name in expected_game} == expected_game
+        assert [{name: getattr(s, name) for name in expected_seats[0]}
+                for s in one.seats] == expected_seats
+        assert {seat: c.values() for seat, c in one.clocks.items()} == {
+            seat: c.values() for seat, c in orm.clocks.items()}
+        assert one.modes == orm.modes
+        assert one.read.base is not None and one.read.base > 1, "it started from a snapshot"
+        assert list(loaded.events) == expected_events
+        assert loaded.state == orm_loaded.state
+        assert loaded.before_last == orm_loaded.before_last
+
+
+def test_a_move_is_one_read_and_one_write(app):
+    client = app.test_client()
+    _game_id, secrets = new_game(client)
+    play(client, secrets, 3)  # warm: the game's snapshot cadence is not at this move
+    statements: list[str] = []
+    svc = app.extensions["chasqui"]
+    dispatched: list[int] = []
+    svc.dispatch = dispatched.extend  # the mail it owes is delivered elsewhere (a worker)
+    listen = svc.db.engine
+
+    def record(_conn, _cursor, statement, *_args):
+        statements.append(statement)
+    event.listen(listen, "before_cursor_execute", record)
+    try:
+        answer = client.get(f"/api/play/{secrets[3]}").get_json()
+        statements.clear()
+        response = client.post(f"/api/play/{secrets[3]}",
+                               json={"action": {"type": "stay"}, "seq": answer["seq"]})
+    finally:
+        event.remove(listen, "before_cursor_execute", record)
+    assert response.status_code == 200
+    assert len(statements) == 2, statements
+    assert "FROM events e" in statements[0] and "FROM seats s" in statements[0]
+    assert statements[1].startswith("WITH w0 AS (INSERT INTO events")
+
+
+def test_a_taken_seq_writes_nothing_even_with_several_events(app):
+    """The events are a plain INSERT in the statement: one seq taken fails it all, so no event
+    of the command (nor any projection) is left behind, in autocommit as in a transaction."""
+    client = app.test_client()
+    game_id, _secrets = new_game(client)
+    db = app.extensions["chasqui"].db
+    with db.reading() as session:
+        head = session.get(GameRow, game_id).head_seq
+        head_hash = store.load(session, game_id)[-1].hash
+    first, first_values = store.new_event(game_id, head + 1, head_hash, "MoveMade",
+                                          {"seat": 0, "action": {"type": "stay"}}, "seat:0", START)
+    _second, second_values = store.new_event(game_id, head + 2, first.hash, "MoveMade",
+                                             {"seat": 1, "action": {"type": "stay"}}, "seat:1",
+                                             START)
+    with db.engine.begin() as conn:  # another command took seq head + 1 first
+        conn.execute(EventRow.__table__.insert(), [{**first_values}])
+    with db.unit_of_work() as session:
+        session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+        writes = move_writes.Writes(game_id)
+        writes.events = [first_values, second_values]
+        writes.game = (session.get(GameRow, game_id), "active", head + 2, START)
+        writes.outbox = [{"game_id": game_id, "seat": 1, "kind": "turn", "seq": head + 2,
+                          "to_addr": "p1@example.com", "status": "pending", "attempts": 0,
+                          "next_attempt_at": START, "created_at": START,
+                          "message_id": f"<{game_id}.{head + 2}.1.turn@chasqui.test>"}]
+        with pytest.raises(Conflict):
+            writes.execute(session)
+    with db.reading() as session:
+        seqs = session.scalars(select(EventRow.seq).where(EventRow.game_id == game_id)).all()
+        assert sorted(seqs) == list(range(1, head + 2)), "no event head + 2 without its parent"
+        assert session.get(GameRow, game_id).head_seq == head
+        assert session.scalars(select(OutboxRow).where(OutboxRow.seq == head + 2)).all() == []
+
+
+def test_a_snapshot_of_other_rules_makes_the_move_read_the_orm_way(app):
+    client = app.test_client()
+    game_id, secrets = new_game(client)
+    answer = play(client, secrets, snapshots.EVERY + 2)
+    db = app.extensions["chasqui"].db
+    with db.engine.begin() as conn:  # a newer snapshot, written by other rules
+        conn.execute(text("INSERT INTO snapshots (game_id, seq, rules_version, state, created_at) "
+                          "SELECT game_id, seq + 1, 'other-rules', state, created_at FROM "
+                          "snapshots WHERE game_id = :g ORDER BY seq DESC LIMIT 1"), {"g": game_id})
+    with db.reading() as session:
+        assert move_reads.read(session, game_id, lambda name: "1") is None
+    seat = answer["to_act"][0]
+    response = client.post(f"/api/play/{secrets[seat]}",
+                           json={"action": {"type": "stay"}, "seq": answer["seq"]})
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["seq"] == answer["seq"] + 1
+    with db.reading() as session:
+        assert session.get(GameRow, game_id).head_seq == answer["seq"] + 1
+        replayed = load(session, game_id)
+        assert replayed.state == snapshots.rebuild(session, game_id, list(replayed.events),
+                                                   write=False, use=False)[1]
+
+
+def test_a_projection_behind_its_events_makes_the_move_read_the_orm_way(app):
+    client = app.test_client()
+    game_id, secrets = new_game(client)
+    db = app.extensions["chasqui"].db
+    with db.engine.begin() as conn:
+        conn.execute(text("UPDATE games SET head_seq = 0 WHERE id = :g"), {"g": game_id})
+    with db.reading() as session:
+        assert move_reads.read(session, game_id, lambda name: "1") is None
+    response = client.post(f"/api/play/{secrets[0]}", json={"action": {"type": "stay"}, "seq": 1})
+    assert response.status_code == 200, response.get_json()
+    with db.reading() as session:
+        assert session.get(GameRow, game_id).head_seq == 2, "the move's write set it right"
+
+
+def test_a_vacationers_move_ends_the_vacation_in_the_same_statement(app, clock):
+    """Timekeeping: moving ends one's own vacation; its pending vacation_end deadline is
+    cancelled with the move's other rows, not by a statement of its own."""
+    client = app.test_client()
+    game_id, secrets = new_game(client, clock_settings={"per_decision_hours": 30})
+    svc = app.extensions["chasqui"]
+    with svc.db.unit_of_work() as session:
+        loaded = load(session, game_id)
+        vacation.start(session, loaded, 2, clock(), svc.settings.mail_domain, "seat:2", auto=False)
+    with svc.db.reading() as session:
+        ends = session.scalars(select(DeadlineRow).where(
+            DeadlineRow.game_id == game_id, DeadlineRow.kind == "vacation_end")).all()
+        assert [d.status for d in ends] == ["pending"]
+        seq = session.get(GameRow, game_id).head_seq
+    clock.advance(timedelta(hours=3))
+    response = client.post(f"/api/play/{secrets[2]}", json={"action": {"type": "stay"}, "seq": seq})
+    assert response.status_code == 200, response.get_json()
+    with svc.db.reading() as session:
+        ends = session.scalars(select(DeadlineRow).where(
+            DeadlineRow.game_id == game_id, DeadlineRow.kind == "vacation_end")).all()
+        assert [d.status for d in ends] == ["cancelled"]
+        clock_row = session.get(SeatClockRow, (game_id, 2))
+        assert clock_row.vacation_since is None
+        assert clock_row.vacation_used_seconds == 3 * 3600
