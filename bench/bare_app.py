@@ -8,9 +8,15 @@ from flask import Flask, jsonify, request
 from sqlalchemy import create_engine, text
 
 engine = create_engine(os.environ["BENCH_DATABASE_URL"], pool_size=10, max_overflow=20)
-with engine.begin() as conn:
-    conn.execute(text("CREATE TABLE IF NOT EXISTS bench_rows "
-                      "(id serial PRIMARY KEY, payload jsonb NOT NULL)"))
+TABLE = "CREATE TABLE IF NOT EXISTS bench_rows (id serial PRIMARY KEY, payload jsonb NOT NULL)"
+
+
+def create_table() -> None:
+    """Run once by ``bench.http`` before the servers start: two workers importing this at the
+    same moment could both try to create it, and the loser's failed boot stopped the server."""
+    with engine.begin() as conn:
+        conn.execute(text(TABLE))
+
 
 app = Flask(__name__)
 

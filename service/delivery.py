@@ -231,9 +231,7 @@ def deliver_many(db: Database, settings, outbox_ids, now: datetime,
         # No autoflush: the rows marked sent are written by one UPDATE at the end
         # (``_write_sent``), the others' outcomes by the flush at commit (the reads in between
         # never look at the outbox), not by one UPDATE before every later query.
-        rows = list(session.scalars(
-            select(OutboxRow).where(OutboxRow.id.in_(ids)).order_by(OutboxRow.id)
-            .with_for_update(skip_locked=True)))
+        rows = list(session.scalars(_LOCK_BATCH, {"ids": ids}))
         statuses.update((row.id, row.status) for row in rows)
         owed = [row for row in rows if row.status == "pending"]
         if not owed:
@@ -314,6 +312,10 @@ def _write_sent(session, rows: list[OutboxRow], now: datetime) -> None:
         session.expunge(row)  # written: the commit's flush need not look at it again
 
 
+# Built once (an expanding parameter), as _MARK_SENT: building the statement per batch cost
+# more than the ORM's look-up of its compiled form.
+_LOCK_BATCH = (select(OutboxRow).where(OutboxRow.id.in_(bindparam("ids", expanding=True)))
+               .order_by(OutboxRow.id).with_for_update(skip_locked=True))
 _SENT_COLUMNS = ("status", "attempts", "sent_at", "last_error")
 _OUTBOX = OutboxRow.__table__
 # Built once (an expanding parameter): one compiled statement for every batch size.

@@ -130,13 +130,16 @@ def gettext_callables() -> dict:
     text as Jinja's newstyle callables (``jinja2.ext._make_new_gettext``: the translation,
     made ``Markup`` under autoescape, then always ``% variables``), passed in the render
     context, where names are resolved before the globals; a message without variables is
-    finished once per catalog, not once per call."""
+    finished once per catalog, not once per call.  ``tr_gettext``: the catalog's own
+    ``gettext``, which the ``tr`` filter of the mail templates uses (``mail.mail_templates``)."""
     try:
         from flask_babel import get_translations
     except ImportError:  # pragma: no cover
         return {}
-    gettext, ngettext = _bound_gettext(get_translations())
-    return {"gettext": gettext, "ngettext": ngettext, "_": gettext}
+    translations = get_translations()
+    gettext, ngettext = _bound_gettext(translations)
+    return {"gettext": gettext, "ngettext": ngettext, "_": gettext,
+            "tr_gettext": translations.gettext}
 
 
 @lru_cache(maxsize=16)
@@ -221,8 +224,12 @@ def extra_context(settings, loaded, row, language: str) -> dict:
 
 
 def reply_to(settings, loaded, seat: int) -> str:
-    return reply_address(settings.secret_key, settings.inbound_address, settings.mail_domain,
-                         loaded.row.id, seat, loaded.seats[seat].nonce)
+    return _reply_address(settings.secret_key, settings.inbound_address, settings.mail_domain,
+                          loaded.row.id, seat, loaded.seats[seat].nonce)
+
+
+# A seat's reply address is a pure function of these (an HMAC), the same in each of its mails.
+_reply_address = lru_cache(maxsize=4096)(reply_address)
 
 
 def add_headers(message, settings, loaded, row, language: str,
