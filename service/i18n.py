@@ -228,6 +228,9 @@ def _translate_filter(text) -> str:
     %-formatting, still escaped."""
     from flask_babel import get_translations
 
-    if not text:
-        return text
-    return said(shown(text), get_translations().gettext)
+    return translated_label(text, get_translations().gettext) if text else text
+
+
+def translated_label(text, gettext) -> str:
+    """What the ``tr`` filter shows of a non-empty ``text`` with the catalog's ``gettext``."""
+    return said(shown(text), gettext)

@@ -21,7 +21,7 @@ from sqlalchemy.orm import object_session
 from engine.text import phrase, term
 from service import mailkit, mime
 from service.admin.notices import notice_for
-from service.i18n import N_, said, shown, translate
+from service.i18n import N_, translate, translated_label
 from service.config import Settings
 from service.db import execute_core
 from service.games import Loaded, thread_root
@@ -246,9 +246,7 @@ def _translated(context, text):
     gettext = context.get("tr_gettext")
     if gettext is None:
         return context.environment.linked_to.filters["tr"](text)
-    if not text:
-        return text
-    return said(shown(text), gettext)
+    return translated_label(text, gettext) if text else text
 
 
 def build_message(settings: Settings, loaded: Loaded, row: OutboxRow,

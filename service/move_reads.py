@@ -19,7 +19,8 @@ the ORM path, as before.
 The snapshot is the game's newest of *any* rules version, since the game's engine (whose
 version a snapshot must match) is known only from the answer; a snapshot of another version
 (a rules change since it was written, and before the next snapshot prunes it) makes ``read``
-answer None too.  SQLite (the embedded default) keeps the ORM path."""
+answer None too.  SQLite (the embedded default) keeps the ORM path, as for the writes
+(``move_writes.supported``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -65,10 +66,6 @@ class MoveRead:
     events: list[Event]          # GameCreated, then the events from the snapshot on
     base: int | None             # the snapshot's seq (None: there is none, all events read)
     state: dict | None           # the snapshot's state, a fresh object
-
-
-def supported(session: Session) -> bool:
-    return session.get_bind().dialect.name == "postgresql"
 
 
 def _json_columns(prefix: str, names) -> str:

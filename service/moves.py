@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 
 from engine import get_game
 from engine.text import phrase
-from service import move_reads
+from service import move_reads, move_writes
 from service.app import Services
 from service.games import Loaded, Outcome, load, submit_move
 from service.models import GameRow, MailPreferenceRow, SeatClockRow, SeatRow
@@ -53,7 +53,7 @@ def _resolve(session: Session, secret_key: str, secret: str, events: bool = Fals
     rows as plain records (``move_reads``); the caller passes ``read`` on to ``load``."""
     game_id, seat, nonce = read_secret(secret_key, secret)
     read = (move_reads.read(session, game_id, _rules_version)
-            if events and move_reads.supported(session) else None)
+            if events and move_writes.supported(session) else None)
     if read is not None:
         return _found(game_id, seat, nonce, read.seats, read.game, read.clocks, read.modes, read)
     rows = session.execute(_RESOLVE, {"game_id": game_id}).all()
@@ -92,7 +92,7 @@ def make_move(svc: Services, secret: str, action, seq) -> Outcome:
     When the one read cannot serve, the session starts over as a transaction and the move
     reads and writes the ORM way, as every other command does."""
     with svc.db.unit_of_work() as session:
-        autocommit = move_reads.supported(session)
+        autocommit = move_writes.supported(session)  # PostgreSQL: one read, one write
         if autocommit:
             session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
         found = _resolve(session, svc.settings.secret_key, secret, events=autocommit)

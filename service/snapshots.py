@@ -18,9 +18,9 @@ work first finds it owed, in that same transaction: a command that commits keeps
 (whose session is rolled back) or a refused move throws it away, and the next command tries
 again.  (A player's move on PostgreSQL runs in autocommit, ``moves.make_move``: its load's
 snapshot is kept even when the move is then refused.  It is the state at the head before the
-move, as true as any other.)  The insert runs at once (a Core statement, serialised before the caller goes on to
-mutate the state) and ignores a snapshot another writer made first; the same transaction
-drops the game's snapshots older than its newest ``KEEP``."""
+move, as true as any other.)  The insert runs at once (a Core statement, serialised before
+the caller goes on to mutate the state) and ignores a snapshot another writer made first;
+the same transaction drops the game's snapshots older than its newest ``KEEP``."""
 from __future__ import annotations
 
 import functools
@@ -140,8 +140,8 @@ def _query(postgres: bool, known: bool, upto: bool):
 
 
 class StateCache:
-    """The newest snapshot state this process decoded, per (game, rules version): a small
-    LRU keyed in full by (game, seq, rules version, MD5 of the stored text).
+    """The newest snapshot state this process decoded, per game: a small LRU whose entries
+    are known by (game, seq, rules version, MD5 of the stored text).
 
     A snapshot row is immutable (its key never gets another state unless a test plants one,
     which changes the digest), so a hit is as good as reading it again, minus sending ~4-10 KB
@@ -153,51 +153,46 @@ class StateCache:
 
     def __init__(self, size: int):
         self.size = size
-        self._items: OrderedDict[tuple[str, str], tuple[int, str, bytes]] = OrderedDict()
-        self._version: dict[str, str] = {}  # game -> the rules version of its newest put
+        # game -> (rules version, seq, digest, pickled state): one entry per game, the newest
+        self._items: OrderedDict[str, tuple[str, int, str, bytes]] = OrderedDict()
         self._lock = threading.Lock()
 
     def resize(self, size: int) -> None:
         with self._lock:
             self.size = size
             while len(self._items) > max(size, 0):
-                (gone, version), _item = self._items.popitem(last=False)
-                if self._version.get(gone) == version:
-                    del self._version[gone]
+                self._items.popitem(last=False)
 
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
-            self._version.clear()
 
     def get(self, game_id: str, rules_version: str) -> tuple[int, str, bytes] | None:
-        with self._lock:
-            item = self._items.get((game_id, rules_version))
-            if item is not None:
-                self._items.move_to_end((game_id, rules_version))
-            return item
+        """(seq, digest, pickled state) held for the game under this rules version."""
+        newest = self.newest(game_id)
+        return newest[1] if newest is not None and newest[0] == rules_version else None
 
     def newest(self, game_id: str) -> tuple[str, tuple[int, str, bytes]] | None:
-        """(rules version, item) of the game's newest put, for a reader that learns the game's
-        rules version only from its answer (``move_reads``)."""
-        rules_version = self._version.get(game_id)
-        item = None if rules_version is None else self.get(game_id, rules_version)
-        return None if item is None else (rules_version, item)
+        """(rules version, (seq, digest, pickled state)) of the game's newest put, for a reader
+        that learns the game's rules version only from its answer (``move_reads``)."""
+        with self._lock:
+            entry = self._items.get(game_id)
+            if entry is None:
+                return None
+            self._items.move_to_end(game_id)
+            return entry[0], entry[1:]
 
     def put(self, game_id: str, rules_version: str, seq: int, digest: str, state: dict) -> None:
         """Called by a load at the head, before anything mutates ``state`` (it is what the
         database sent): it replaces whatever this game had here."""
         if self.size <= 0:
             return
-        item = (seq, digest, pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+        entry = (rules_version, seq, digest, pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
         with self._lock:
-            self._items[(game_id, rules_version)] = item
-            self._items.move_to_end((game_id, rules_version))
-            self._version[game_id] = rules_version
+            self._items[game_id] = entry
+            self._items.move_to_end(game_id)
             while len(self._items) > self.size:
-                (gone, version), _item = self._items.popitem(last=False)
-                if self._version.get(gone) == version:
-                    del self._version[gone]
+                self._items.popitem(last=False)
 
     @staticmethod
     def thaw(item: tuple[int, str, bytes]) -> dict:

@@ -31,6 +31,22 @@ def test_a_game_keeps_only_its_newest_put_and_the_least_recently_used_game_goes_
     assert cache.get("a", "2") is None  # another rules version is another key
 
 
+def test_newest_names_the_rules_version_of_the_games_last_put():
+    """``move_reads`` learns a game's rules version only from its answer, so it asks the cache
+    by game; a put under a new rules version replaces the game's old entry."""
+    cache = snapshots.StateCache(2)
+    assert cache.newest("a") is None
+    cache.put("a", "1", 10, "x", {"n": 10})
+    assert cache.newest("a") == ("1", cache.get("a", "1"))
+    cache.put("a", "2", 20, "y", {"n": 20})
+    version, item = cache.newest("a")
+    assert (version, item[:2]) == ("2", (20, "y")) and cache.thaw(item) == {"n": 20}
+    assert cache.get("a", "1") is None
+    cache.put("b", "1", 5, "z", {})
+    cache.put("c", "1", 5, "z", {})  # a was used least recently
+    assert cache.newest("a") is None
+
+
 def test_a_cache_of_size_zero_holds_nothing():
     cache = snapshots.StateCache(3)
     cache.put("a", "1", 10, "x", {})
