@@ -225,8 +225,20 @@ def test_a_vacationers_move_ends_the_vacation_in_the_same_statement(app, clock):
         assert [d.status for d in ends] == ["pending"]
         seq = session.get(GameRow, game_id).head_seq
     clock.advance(timedelta(hours=3))
-    response = client.post(f"/api/play/{secrets[2]}", json={"action": {"type": "stay"}, "seq": seq})
+    svc.dispatch = [].extend  # the mail it owes is delivered elsewhere (a worker)
+    statements: list[str] = []
+
+    def record(_conn, _cursor, statement, *_args):
+        statements.append(statement)
+    event.listen(svc.db.engine, "before_cursor_execute", record)
+    try:
+        response = client.post(f"/api/play/{secrets[2]}",
+                               json={"action": {"type": "stay"}, "seq": seq})
+    finally:
+        event.remove(svc.db.engine, "before_cursor_execute", record)
     assert response.status_code == 200, response.get_json()
+    assert len(statements) == 2, statements  # the read, and the write that ends the vacation
+    assert "kind = 'vacation_end'" in statements[1]
     with svc.db.reading() as session:
         ends = session.scalars(select(DeadlineRow).where(
             DeadlineRow.game_id == game_id, DeadlineRow.kind == "vacation_end")).all()
