@@ -8,19 +8,16 @@ from datetime import datetime, timezone
 from typing import Callable
 
 from flask import Flask, current_app
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFProtect
 
 from service.config import ROOT, Settings, from_env
 from service.db import Database
 from service.delivery import deliver, transport_for
 from service.dispatch import CeleryDispatcher, InlineDispatcher
+from service.json_response import JSONResponses
+from service.limits import limiter
 
 csrf = CSRFProtect()
-# Only routes that ask for a limit are limited (the admin login); counters live in Redis when
-# CHASQUI_REDIS_URL is set (shared by every web process), else in this process's memory.
-limiter = Limiter(get_remote_address, default_limits=[])
 
 
 def utc_now() -> datetime:
@@ -52,6 +49,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], datetime] =
     settings = settings or from_env()
     app = Flask(__name__, template_folder=str(ROOT / "templates"),
                 static_folder=str(ROOT / "service" / "static"))
+    app.json = JSONResponses(app)
     app.config.update(
         SECRET_KEY=settings.secret_key,
         SESSION_COOKIE_HTTPONLY=True,
@@ -59,7 +57,6 @@ def create_app(settings: Settings | None = None, clock: Callable[[], datetime] =
         SESSION_COOKIE_SECURE=settings.base_url.startswith("https://"),
         WTF_CSRF_TIME_LIMIT=None,
         MAX_CONTENT_LENGTH=64 * 1024,
-        JSON_SORT_KEYS=False,
     )
     db = Database(settings.database_url)
     if upgrade:

@@ -4,11 +4,13 @@ One request (or one task) = one transaction: the event, the outbox rows and any 
 change commit together or not at all (cosmicpython's unit of work, without the ceremony)."""
 from __future__ import annotations
 
+import json
 import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+import orjson
 from sqlalchemy import JSON, create_engine, event, exc
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
@@ -27,9 +29,20 @@ def make_engine(url: str) -> Engine:
         event.listen(engine, "begin", _sqlite_begin)
         return engine
     engine = create_engine(url, pool_size=10, max_overflow=20, pool_use_lifo=True,
-                           pool_recycle=RECYCLE_SECONDS)
+                           pool_recycle=RECYCLE_SECONDS, json_deserializer=json_loads)
     ping_if_idle(engine)
     return engine
+
+
+def json_loads(text):
+    """PostgreSQL's JSON columns (events' payloads, snapshots, the move's one read) decoded by
+    orjson: the same values as ``json.loads``, in a third of the time (issue 9).  orjson
+    refuses integers beyond 64 bits, which ``json`` reads (a game created with a seed of 2**70):
+    those go to ``json.loads``.  Writing keeps ``json.dumps``, whose text a stored payload is."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
 
 
 # Connection-loss safety without a round trip per request (issue 9).  ``pool_pre_ping`` sent a

@@ -195,6 +195,8 @@ def _remember_language(response):
     (a cookie, not a stored preference -- a GET changes no game)."""
     from flask import current_app, request
 
+    if b"lang=" not in request.query_string:
+        return response  # nearly every request: no query string to parse (issue 9)
     wanted = request.args.get("lang")
     if wanted in LOCALES and request.cookies.get(LANGUAGE_COOKIE) != wanted:
         response.set_cookie(LANGUAGE_COOKIE, wanted, max_age=LANGUAGE_COOKIE_AGE, httponly=True,

@@ -1,30 +1,55 @@
 """Guards on every request (issue 10): the default rate limit of every endpoint, the 429
 answer, and the security headers.
 
-* Rate limits use the one shared ``service.app.limiter`` (Flask-Limiter; Redis storage when
-  CHASQUI_REDIS_URL is set, memory otherwise).  Routes that set their own limit (the admin
-  login, sign-in, invitations, lobby joins) keep it; every other endpoint gets the default,
-  ``CHASQUI_RATE_LIMIT`` per client address and endpoint ("1000 per minute" unless set;
-  "off" switches the default off, e.g. for benchmarks).  The limiter object is shared by
-  every app of a process, so the default is a callable reading this app's config.
-* Security headers with Flask-Talisman on every response: a Content-Security-Policy (no
-  script but the site's own static file, no inline script; inline styles allowed, which the templates and the mailbox's ``srcdoc``
-  mail preview use; ``frame-ancestors 'none'``), X-Frame-Options DENY, Referrer-Policy
-  ``same-origin`` (links carry seat secrets, so nothing leaves the site; Flask-WTF's HTTPS
-  CSRF check needs the same-origin Referer), X-Content-Type-Options, and HSTS only on https
-  requests (``X-Forwarded-Proto: https`` from the TLS-terminating proxy counts).  Talisman
-  never redirects to https (``force_https`` off: the proxy does that).
+* Rate limits use the one shared ``limiter`` (Flask-Limiter; Redis storage when
+  CHASQUI_REDIS_URL is set, memory otherwise).  Routes that set their own limit
+  (the admin login, sign-in, invitations, lobby joins) keep it; every other endpoint gets
+  the default, ``CHASQUI_RATE_LIMIT`` per client address and endpoint ("1000 per minute"
+  unless set; "off" switches the default off, e.g. for benchmarks, and the limiter then
+  looks only at the routes with a limit of their own: ``_Limiter``).  The limiter object is
+  shared by every app of a process, so the default is a callable reading this app's
+  config.
+* Security headers on every response (``SECURITY_HEADERS``): a Content-Security-Policy (no
+  script but the site's own static file, no inline script; inline styles allowed, which the
+  templates and the mailbox's ``srcdoc`` mail preview use; ``frame-ancestors 'none'``),
+  X-Frame-Options DENY, Referrer-Policy ``same-origin`` (links carry seat secrets, so nothing
+  leaves the site; Flask-WTF's HTTPS CSRF check needs the same-origin Referer),
+  X-Content-Type-Options, Permissions-Policy, and HSTS only on https requests
+  (``X-Forwarded-Proto: https`` from the TLS-terminating proxy counts).  Never a redirect to
+  https: the proxy does that.  These are the headers Flask-Talisman set here until issue 9;
+  they never vary by request, so they are written once, not rebuilt per response as
+  Talisman did (~2 % of a move's CPU).
 * Behind a proxy, ``CHASQUI_PROXY_HOPS`` (the number of trusted proxies) makes Werkzeug's
   ProxyFix take the client address from X-Forwarded-For, so limits count per client."""
 from __future__ import annotations
 
 from flask import Flask, current_app, jsonify, render_template, request
-from flask_talisman import Talisman
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 
 from service.config import Settings
 
 CONFIG_KEY = "CHASQUI_RATE_LIMIT"
 EXEMPT_ENDPOINTS = {"static", "pages.health"}
+
+
+class _Limiter(Limiter):
+    """Flask-Limiter's limiter, which skips its check of every request when the default limit
+    is off.  That check (registered by ``init_app`` before every request) counts the default,
+    application, blueprint and meta limits, and Chasqui sets only the first: a route's own
+    limit is checked by its ``limiter.limit`` decorator, on its own call.  With the default
+    off the check had nothing to count, and finding that out cost ~5 % of a move's web CPU
+    (issue 9)."""
+
+    def _check_request_limit(self, callable_name=None, in_middleware=True):
+        if in_middleware and current_app.config.get(CONFIG_KEY, "off") == "off":
+            return
+        super()._check_request_limit(callable_name=callable_name, in_middleware=in_middleware)
+
+
+# Counters live in Redis when CHASQUI_REDIS_URL is set (shared by every web process), else in
+# this process's memory.
+limiter = _Limiter(get_remote_address, default_limits=[])
 
 CSP = {
     "default-src": "'self'",
@@ -39,6 +64,14 @@ CSP = {
     "form-action": "'self'",
     "frame-ancestors": "'none'",
 }
+SECURITY_HEADERS = {
+    "Permissions-Policy": "browsing-topics=()",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "; ".join(f"{name} {value}" for name, value in CSP.items()),
+    "Referrer-Policy": "same-origin",
+}
+HSTS = ("Strict-Transport-Security", f"max-age={365 * 24 * 3600}; includeSubDomains")
 
 
 def default_limit() -> str:
@@ -64,13 +97,15 @@ def init_app(app: Flask, settings: Settings) -> None:
         # limiter then falls back to memory (RATELIMIT_IN_MEMORY_FALLBACK_ENABLED in create_app)
         app.config.setdefault("RATELIMIT_STORAGE_OPTIONS",
                               {"socket_timeout": 0.5, "socket_connect_timeout": 0.5})
-    https = settings.base_url.startswith("https://")
-    Talisman(app, force_https=False, frame_options="DENY", content_security_policy=CSP,
-             referrer_policy="same-origin", strict_transport_security=True,
-             strict_transport_security_max_age=365 * 24 * 3600,
-             session_cookie_secure=https, session_cookie_http_only=True,
-             session_cookie_samesite="Lax", x_xss_protection=False)
+    app.after_request(security_headers)
     app.register_error_handler(429, too_many_requests)
+
+
+def security_headers(response):
+    response.headers.update(SECURITY_HEADERS)
+    if request.is_secure or request.headers.get("X-Forwarded-Proto") == "https":
+        response.headers[HSTS[0]] = HSTS[1]
+    return response
 
 
 def too_many_requests(error):

@@ -71,6 +71,17 @@ def test_the_default_limit_can_be_switched_off(tmp_path, clock):
     assert all(client.get("/lobby/").status_code == 200 for _ in range(30))
 
 
+def test_with_the_default_off_a_route_with_its_own_limit_is_still_limited(tmp_path, clock):
+    """Issue 10: "off" switches the default off, not the sign-in's own limit (issue 9 made the
+    limiter skip the requests that no limit can apply to)."""
+    app = make_app(tmp_path, clock, CHASQUI_RATE_LIMIT="off")
+    client = app.test_client()
+    token = csrf(client, "/signin")
+    codes = [client.post("/signin", data={"csrf_token": token, "email": f"p{i}@example.org"}).status_code
+             for i in range(11)]
+    assert codes == [200] * 10 + [429]
+
+
 def test_join_confirmations_count_against_the_address_limit(app, client):
     sign_in(client, app)
     token = csrf(client, "/organise/new")
