@@ -86,7 +86,7 @@ def main() -> None:
                 "EXPLAIN SELECT * FROM deadlines WHERE status = 'pending' AND due_at <= :now "
                 "ORDER BY due_at LIMIT 100 FOR UPDATE SKIP LOCKED"), {"now": NOW}).scalars().all()
         print("EXPLAIN:\n  " + "\n  ".join(plan))
-        db.engine.dispose()
+        db.dispose()
     finally:
         drop()
 

@@ -211,10 +211,11 @@ class InProcessClient:
 
         from sqlalchemy import event
 
-        @event.listens_for(app.extensions["chasqui"].db.engine, "before_cursor_execute")
         def count(*_args):
             if self.counting:
                 self.statements += 1
+        for engine in app.extensions["chasqui"].db.engines:  # the moves' own pool too
+            event.listen(engine, "before_cursor_execute", count)
 
     def call(self, method: str, path: str, body=None, headers=None):
         move = self.measuring and method == "POST" and path.startswith("/api/play/")
@@ -251,7 +252,7 @@ def in_process(seconds: float) -> None:
         chasqui_driver(0, time.monotonic() + seconds, latencies, errors, client)
     finally:
         if app is not None:
-            app.extensions["chasqui"].db.engine.dispose()
+            app.extensions["chasqui"].db.dispose()
         import redis as redis_lib
 
         redis_lib.Redis.from_url(redis).delete(queue)
@@ -293,7 +294,7 @@ def main() -> None:
     try:
         db = Database(url)
         db.upgrade()
-        db.engine.dispose()
+        db.dispose()
         subprocess.run([sys.executable, "-c", "from bench.bare_app import create_table; "
                         "create_table()"], cwd=ROOT, check=True,  # not imported here: the
                        env={**os.environ, "BENCH_DATABASE_URL": url,  # client's heap stays small

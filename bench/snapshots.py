@@ -199,7 +199,7 @@ def main() -> None:
     finally:
         snapshots.EVERY = saved[0]
         snapshots.CACHE.resize(saved[1])
-        db.engine.dispose()
+        db.dispose()
         drop()
     n = len(moves)
     print(f"# snapshots  {platform.python_implementation()} {platform.python_version()}  "

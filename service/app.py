@@ -11,6 +11,7 @@ from flask import Flask, current_app
 from flask_wtf.csrf import CSRFProtect
 
 from service.config import ROOT, Settings, from_env
+from service.cookie_sessions import CookieSessions
 from service.db import Database
 from service.delivery import deliver, transport_for
 from service.dispatch import CeleryDispatcher, InlineDispatcher
@@ -50,6 +51,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], datetime] =
     app = Flask(__name__, template_folder=str(ROOT / "templates"),
                 static_folder=str(ROOT / "service" / "static"))
     app.json = JSONResponses(app)
+    app.session_interface = CookieSessions()
     app.config.update(
         SECRET_KEY=settings.secret_key,
         SESSION_COOKIE_HTTPONLY=True,

@@ -28,7 +28,7 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from service import snapshots
+from service import driver_sql, snapshots
 from service.store import Event
 from service.timekeeping import CLOCK_FIELDS, Clock
 
@@ -112,9 +112,9 @@ def read(session: Session, game_id: str, rules_version_of) -> MoveRead | None:
     version the game's engine has now (``engine.get_game(name).rules_version``)."""
     newest = snapshots.CACHE.newest(game_id)  # the same stored text decodes the same,
     cached = newest[1] if newest is not None else None  # whatever version it was put for
-    rows = session.connection().exec_driver_sql(_SQL, {
+    rows = driver_sql.fetch_all(session.connection(), _SQL, {
         "game_id": game_id, "known_seq": cached[0] if cached else None,
-        "known_digest": cached[1] if cached else None}).all()
+        "known_digest": cached[1] if cached else None})
     if not rows or rows[0][11] is None:
         return None
     first = rows[0]

@@ -24,8 +24,8 @@ and projections together or nothing.  Under READ COMMITTED a transaction gave th
 statements no more than that (each statement of it saw its own snapshot); what keeps two
 writers from both extending the same head is the events' primary key, as before.
 
-The SQL text is built here, with psycopg placeholders, and sent with ``exec_driver_sql``.
-The rows of each kind travel as one JSON parameter (``_rows_of``), so the text depends only
+The SQL text is built here, with psycopg placeholders, and sent on the driver's cursor
+(``driver_sql``).  The rows of each kind travel as one JSON parameter (``_rows_of``), so the text depends only
 on which kinds a command writes (and how many seats' deadlines it cancels), not on the number
 of rows: a handful of texts, each under psycopg's 50-parameter limit for caching its parsed
 form, and each prepared on the server once it has run five times.  Listing every value as
@@ -37,12 +37,14 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
+import orjson
 from sqlalchemy import Table
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from engine.text import phrase
+from service import driver_sql
 from service.models import DeadlineRow, EventRow, OutboxRow, SeatClockRow, SeatRow
 from service.store import Conflict
 from service.timekeeping import CLOCK_FIELDS, _sync_objects, sync_cancelled
@@ -76,9 +78,10 @@ def _update(table: Table, key: str, columns: tuple[str, ...]) -> str:
 
 
 def _json(rows: list[dict]) -> str:
-    """The rows as JSON; times in ISO 8601 with their offset and microseconds, which
-    ``timestamptz`` reads back exactly (any other object is refused by ``isoformat``)."""
-    return json.dumps(rows, default=datetime.isoformat, separators=(",", ":"))
+    """The rows as JSON (by orjson: a fifth of ``json.dumps``' time; ``jsonb`` reads both
+    alike); times in ISO 8601 with their offset and microseconds, as ``isoformat`` writes them,
+    which ``timestamptz`` reads back exactly.  Any other object is refused."""
+    return orjson.dumps(rows).decode()
 
 
 _CLOCKS, _DEADLINES = SeatClockRow.__table__, DeadlineRow.__table__
@@ -149,14 +152,14 @@ class Writes:
             + " " + main)
         params = [p for _, part_params in ctes for p in part_params] + main_params
         try:
-            result = session.connection().exec_driver_sql(sql, tuple(params))
+            returned = driver_sql.execute(session.connection(), sql, tuple(params),
+                                          returning=bool(self.outbox))
         except IntegrityError as error:
             if not self.events:
                 raise
             raise Conflict(phrase("the game moved on; reload and try again")) from error
         ids: list[int] = []
         if self.outbox:  # in the order of ``outbox`` (one row per seat; else by id)
-            returned = list(result)
             by_seat = {seat: outbox_id for outbox_id, seat in returned}
             ids = ([by_seat[row["seat"]] for row in self.outbox]
                    if len(by_seat) == len(self.outbox) else sorted(i for i, _ in returned))

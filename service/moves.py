@@ -89,19 +89,30 @@ def make_move(svc: Services, secret: str, action, seq) -> Outcome:
     """A seat's move.  On PostgreSQL it is two statements and no transaction around them: one
     read (``move_reads``) and one write (``move_writes``, atomic by itself), in autocommit,
     which saves the BEGIN and COMMIT round trips (``move_writes`` says why that is the same).
-    When the one read cannot serve, the session starts over as a transaction and the move
-    reads and writes the ORM way, as every other command does."""
-    with svc.db.unit_of_work() as session:
-        autocommit = move_writes.supported(session)  # PostgreSQL: one read, one write
-        if autocommit:
-            session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
-        found = _resolve(session, svc.settings.secret_key, secret, events=autocommit)
-        if autocommit and found.read is None:
-            session.close()  # it has written nothing; the next statement begins a transaction
+    When the one read cannot serve (and on SQLite) the move runs as a unit of work that reads
+    and writes the ORM way, as every other command does."""
+    outcome = _in_two_statements(svc, secret, action, seq) if svc.db.postgres else None
+    if outcome is None:
+        with svc.db.unit_of_work() as session:
             found = _resolve(session, svc.settings.secret_key, secret)
-        outcome = submit_move(session, found.game_id, found.seat, action, seq, f"seat:{found.seat}",
-                              svc.clock(), svc.settings.mail_domain, seats=found.seats,
-                              clocks=found.clocks, modes=found.modes, read=found.read)
-        del found  # the game row was referenced until submit_move's load found it in the session
+            outcome = _submit(session, svc, found, action, seq)
     svc.dispatch(outcome.outbox_ids)
     return outcome
+
+
+def _in_two_statements(svc: Services, secret: str, action, seq) -> Outcome | None:
+    """The move on PostgreSQL's autocommit; None when the one read cannot serve it (it has
+    written nothing then)."""
+    with svc.db.autocommit() as session:
+        found = _resolve(session, svc.settings.secret_key, secret, events=True)
+        if found.read is None:
+            return None
+        return _submit(session, svc, found, action, seq)
+
+
+def _submit(session: Session, svc: Services, found: Resolved, action, seq) -> Outcome:
+    """``found`` stays referenced until ``submit_move``'s load has found its game row in the
+    session (the identity map holds rows only weakly)."""
+    return submit_move(session, found.game_id, found.seat, action, seq, f"seat:{found.seat}",
+                       svc.clock(), svc.settings.mail_domain, seats=found.seats,
+                       clocks=found.clocks, modes=found.modes, read=found.read)

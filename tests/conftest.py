@@ -46,7 +46,7 @@ def app(tmp_path, clock):
     app = create_app(make_settings(tmp_path), clock=clock, upgrade=True)
     app.config["TESTING"] = True
     yield app
-    app.extensions["chasqui"].db.engine.dispose()
+    app.extensions["chasqui"].db.dispose()
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,8 @@ import secrets
 from datetime import datetime, timedelta
 from urllib.parse import urlparse
 
-from flask import Blueprint, g, redirect, render_template, request, session as cookie, url_for
+from flask import (Blueprint, has_request_context, redirect, render_template, request,
+                   session as cookie, url_for)
 from flask_babel import gettext
 from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import select, update
@@ -119,14 +120,11 @@ def account_for(session: Session, address: str, now: datetime, name: str | None 
 bp = Blueprint("signin", __name__)
 
 
-@bp.before_app_request
-def _who() -> None:
-    g.account_id = cookie.get(sessions.ACCOUNT_ID) if sessions.ACCOUNT_ID in cookie else None
-
-
 @bp.app_context_processor
 def _signed_in() -> dict:
-    return {"signed_in": g.get("account_id") is not None}
+    """Read only for a page (a JSON answer never looks at the session: issue 9); a mail
+    rendered outside a request (the sweep) is nobody's page."""
+    return {"signed_in": has_request_context() and cookie.get(sessions.ACCOUNT_ID) is not None}
 
 
 @bp.errorhandler(LinkRefused)

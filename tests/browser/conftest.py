@@ -64,7 +64,7 @@ class LiveServer:
     def stop(self) -> None:
         self.server.shutdown()
         self.thread.join(5)
-        self.app.extensions["chasqui"].db.engine.dispose()
+        self.app.extensions["chasqui"].db.dispose()
 
     def new_game(self, game: str, players: list[str], seed: int = 7) -> tuple[str, list[str]]:
         body = {"game": game, "seed": seed, "players": [

@@ -54,7 +54,7 @@ def app(env):
     db = app.extensions["chasqui"].db
     with db.engine.begin() as conn:
         truncate_all(conn)
-    db.engine.dispose()
+    db.dispose()
 
 
 def stop_process(process: subprocess.Popen | None) -> None:

@@ -353,7 +353,7 @@ def test_moves_are_accepted_while_redis_is_down_and_their_mail_goes_out_after(ap
                    "a mail dispatched directly after the outage")
     finally:
         worker.stop()
-        web.extensions["chasqui"].db.engine.dispose()
+        web.extensions["chasqui"].db.dispose()
     all_sent_once_each(app, smtp.sink, game_id)
 
 
@@ -371,7 +371,7 @@ def test_a_hung_broker_costs_the_dispatcher_one_short_timeout_not_one_per_mail(a
         assert elapsed < 3.5, f"dispatching four rows took {elapsed:.1f}s with a hung broker"
     finally:
         own_redis.resume()
-        web.extensions["chasqui"].db.engine.dispose()
+        web.extensions["chasqui"].db.dispose()
 
 
 def test_a_hung_broker_holds_a_request_for_at_most_one_short_timeout(app, env, own_redis):
@@ -389,4 +389,4 @@ def test_a_hung_broker_holds_a_request_for_at_most_one_short_timeout(app, env, o
         assert elapsed < 5.0, f"creating a game took {elapsed:.1f}s with a hung broker"
     finally:
         own_redis.resume()
-        web.extensions["chasqui"].db.engine.dispose()
+        web.extensions["chasqui"].db.dispose()

@@ -37,15 +37,16 @@ def pg_app(postgres_url):
     db = app.extensions["chasqui"].db
     with db.engine.begin() as conn:
         truncate_all(conn)
-    db.engine.dispose()
+    db.dispose()
 
 
 def _statements(app) -> list[tuple[str, object]]:
     seen: list[tuple[str, object]] = []
 
-    @event.listens_for(app.extensions["chasqui"].db.engine, "before_cursor_execute")
     def record(_conn, _cursor, statement, parameters, _context, _many):
         seen.append((statement, parameters))
+    for engine in app.extensions["chasqui"].db.engines:  # the moves' own pool too
+        event.listen(engine, "before_cursor_execute", record)
     return seen
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from psycopg.pq import TransactionStatus
 from sqlalchemy import event, select, text
 
 from service import move_reads, move_writes, snapshots, store, vacation
@@ -43,7 +44,7 @@ def app(postgres_url, clock):
     db = app.extensions["chasqui"].db
     with db.engine.begin() as conn:
         truncate_all(conn)
-    db.engine.dispose()
+    db.dispose()
     snapshots.CACHE.clear()
 
 
@@ -121,18 +122,19 @@ def test_a_move_is_one_read_and_one_write(app):
     svc = app.extensions["chasqui"]
     dispatched: list[int] = []
     svc.dispatch = dispatched.extend  # the mail it owes is delivered elsewhere (a worker)
-    listen = svc.db.engine
 
     def record(_conn, _cursor, statement, *_args):
         statements.append(statement)
-    event.listen(listen, "before_cursor_execute", record)
+    for engine in svc.db.engines:  # the moves' own pool too
+        event.listen(engine, "before_cursor_execute", record)
     try:
         answer = client.get(f"/api/play/{secrets[3]}").get_json()
         statements.clear()
         response = client.post(f"/api/play/{secrets[3]}",
                                json={"action": {"type": "stay"}, "seq": answer["seq"]})
     finally:
-        event.remove(listen, "before_cursor_execute", record)
+        for engine in svc.db.engines:
+            event.remove(engine, "before_cursor_execute", record)
     assert response.status_code == 200
     assert len(statements) == 2, statements
     assert "FROM events e" in statements[0] and "FROM seats s" in statements[0]
@@ -155,8 +157,7 @@ def test_a_taken_seq_writes_nothing_even_with_several_events(app):
                                              START)
     with db.engine.begin() as conn:  # another command took seq head + 1 first
         conn.execute(EventRow.__table__.insert(), [{**first_values}])
-    with db.unit_of_work() as session:
-        session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+    with db.autocommit() as session:
         writes = move_writes.Writes(game_id)
         writes.events = [first_values, second_values]
         writes.game = (session.get(GameRow, game_id), "active", head + 2, START)
@@ -230,12 +231,14 @@ def test_a_vacationers_move_ends_the_vacation_in_the_same_statement(app, clock):
 
     def record(_conn, _cursor, statement, *_args):
         statements.append(statement)
-    event.listen(svc.db.engine, "before_cursor_execute", record)
+    for engine in svc.db.engines:  # the moves' own pool too
+        event.listen(engine, "before_cursor_execute", record)
     try:
         response = client.post(f"/api/play/{secrets[2]}",
                                json={"action": {"type": "stay"}, "seq": seq})
     finally:
-        event.remove(svc.db.engine, "before_cursor_execute", record)
+        for engine in svc.db.engines:
+            event.remove(engine, "before_cursor_execute", record)
     assert response.status_code == 200, response.get_json()
     assert len(statements) == 2, statements  # the read, and the write that ends the vacation
     assert "kind = 'vacation_end'" in statements[1]
@@ -246,3 +249,30 @@ def test_a_vacationers_move_ends_the_vacation_in_the_same_statement(app, clock):
         clock_row = session.get(SeatClockRow, (game_id, 2))
         assert clock_row.vacation_since is None
         assert clock_row.vacation_used_seconds == 3 * 3600
+
+
+def test_an_autocommit_command_cannot_leave_orm_changes_unwritten(app):
+    """``Database.autocommit`` closes its session without a commit: an ORM object added and
+    never flushed would be lost without a word, so the session refuses to end that way."""
+    db = app.extensions["chasqui"].db
+    with pytest.raises(RuntimeError, match="unwritten"):
+        with db.autocommit() as session:
+            session.add(GameRow(id="never-written", game="incan_gold", status="active",
+                                created_at=START, updated_at=START, head_seq=1))
+    with db.reading() as session:
+        assert session.get(GameRow, "never-written") is None
+
+
+def test_moves_run_on_connections_that_stay_in_autocommit(app):
+    """The moves' pool is its own, in autocommit from the start: no connection is switched to
+    autocommit for one move and back when it returns (and the units of work of every other
+    command keep their transactions)."""
+    db = app.extensions["chasqui"].db
+    with db.autocommit() as session:
+        assert session.connection().connection.driver_connection.autocommit
+        session.execute(text("SELECT 1"))
+    with db.unit_of_work() as session:
+        connection = session.connection().connection.driver_connection
+        assert not connection.autocommit
+        session.execute(text("SELECT 1"))
+        assert connection.info.transaction_status == TransactionStatus.INTRANS

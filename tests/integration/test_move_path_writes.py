@@ -112,8 +112,8 @@ def test_one_statement_writes_leave_the_same_rows_as_one_by_one(tmp_path, postgr
                                   .order_by(OutboxRow.id)).all()
         assert sorted(pg_outbox) == list(ids)
     finally:
-        lite.extensions["chasqui"].db.engine.dispose()
+        lite.extensions["chasqui"].db.dispose()
         db = pg.extensions["chasqui"].db
         with db.engine.begin() as conn:
             truncate_all(conn)
-        db.engine.dispose()
+        db.dispose()

@@ -32,7 +32,7 @@ def app(postgres_url, clock):
     db = app.extensions["chasqui"].db
     with db.engine.begin() as conn:
         truncate_all(conn)
-    db.engine.dispose()
+    db.dispose()
 
 
 def clocks(db, game_id) -> dict[int, tuple]:

@@ -16,7 +16,7 @@ from tests.services_available import PG_HOST, PG_PORT
 def database(postgres_url):
     database = Database(postgres_url)
     yield database
-    database.engine.dispose()
+    database.dispose()
 
 
 def backend_pid(database: Database) -> int:

@@ -113,7 +113,7 @@ def test_session_cookie_is_httponly_samesite_lax_and_secure_on_https(tmp_path, c
         cookie = response.headers["Set-Cookie"]
         assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
         assert ("Secure" in cookie) is secure
-        app.extensions["chasqui"].db.engine.dispose()
+        app.extensions["chasqui"].db.dispose()
 
 
 def test_forms_without_a_csrf_token_are_400_and_change_nothing(app, client, admin_headers, new_game):

@@ -162,7 +162,7 @@ def test_export_and_import_elsewhere_reproduces_the_game_exactly(app, client, ad
         again = there.post("/admin/api/games/import", json=exported, headers=admin_headers)
         assert again.status_code == 409 and "exists" in again.get_json()["error"]
     finally:
-        other.extensions["chasqui"].db.engine.dispose()
+        other.extensions["chasqui"].db.dispose()
 
 
 def test_import_refuses_a_broken_chain_and_creates_nothing(app, client, admin_headers, new_game, tmp_path, clock):
@@ -183,7 +183,7 @@ def test_import_refuses_a_broken_chain_and_creates_nothing(app, client, admin_he
             assert there.post("/admin/api/games/import", json=bad, headers=admin_headers).status_code == 400
         assert there.get(f"/api/games/{data['id']}", headers=admin_headers).status_code == 404
     finally:
-        other.extensions["chasqui"].db.engine.dispose()
+        other.extensions["chasqui"].db.dispose()
 
 
 def test_import_by_file_upload_on_the_dashboard(app, client, admin_headers, new_game, tmp_path, clock):
@@ -203,4 +203,4 @@ def test_import_by_file_upload_on_the_dashboard(app, client, admin_headers, new_
         page = there.get(response.headers["Location"]).get_data(as_text=True)
         assert "verifies (2 events)" in page
     finally:
-        other.extensions["chasqui"].db.engine.dispose()
+        other.extensions["chasqui"].db.dispose()

@@ -41,4 +41,4 @@ def test_two_last_acceptances_at_once_start_exactly_one_game(tmp_path, clock, po
         assert len(games) == 1
         mailed = set(session.scalars(select(OutboxRow.to_addr).where(OutboxRow.game_id == pending.game_id)))
     assert mailed == {f"olga.{tag}@example.org"} | {a for _, a in players}
-    app.extensions["chasqui"].db.engine.dispose()
+    app.extensions["chasqui"].db.dispose()

@@ -29,7 +29,7 @@ def db(request, tmp_path):
     if request.param == "postgresql":
         with database.engine.begin() as conn:
             truncate_all(conn)
-    database.engine.dispose()
+    database.dispose()
 
 
 def new_game(db, game_id="g1", moves=3):

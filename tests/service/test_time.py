@@ -175,7 +175,7 @@ def test_deadlines_survive_a_restart(tmp_path, app, clock, new_game):
     restarted = create_app(make_settings(tmp_path), clock=clock)
     clock.advance(49 * HOUR)
     assert sweep(restarted, clock), "the new process finds the stored deadlines"
-    restarted.extensions["chasqui"].db.engine.dispose()
+    restarted.extensions["chasqui"].db.dispose()
 
 
 def test_vacation_starts_by_itself_when_the_bank_runs_out_and_the_player_is_told(app, client, clock, admin_headers, new_game):
@@ -278,7 +278,7 @@ def test_the_real_clock_under_time_machine_fires_reminders_once(tmp_path):
             svc.dispatch(fired)
             assert len(fired) == 3
             assert deadlines.sweep(svc.db, svc.clock(), svc.settings.mail_domain) == []
-        svc.db.engine.dispose()
+        svc.db.dispose()
 
 
 def test_the_pause_policy_mails_the_games_admin(app, client, clock, admin_headers):
