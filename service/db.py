@@ -166,7 +166,9 @@ class Database:
         one command and back when it returns cost ~5 % of a move's client CPU (issue 9)."""
         if not self.postgres:
             raise RuntimeError("autocommit sessions are for PostgreSQL")
-        return make_engine(self.url, isolation_level="AUTOCOMMIT")
+        # No rollback when a connection returns to the pool: an autocommit connection never
+        # has a transaction open to end.
+        return make_engine(self.url, isolation_level="AUTOCOMMIT", pool_reset_on_return=None)
 
     @property
     def engines(self) -> tuple[Engine, ...]:
