@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import time
 from contextlib import contextmanager
-from functools import cached_property
 from pathlib import Path
 from typing import Iterator
 
@@ -158,27 +157,22 @@ class Database:
         self.engine = make_engine(url)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self.postgres = self.engine.dialect.name == "postgresql"
-
-    @cached_property
-    def autocommit_engine(self) -> Engine:
-        """PostgreSQL connections that are always in autocommit, in a pool of their own (made on
-        first use: the web processes' moves).  Switching a pooled connection to autocommit for
-        one command and back when it returns cost ~5 % of a move's client CPU (issue 9)."""
-        if not self.postgres:
-            raise RuntimeError("autocommit sessions are for PostgreSQL")
-        # No rollback when a connection returns to the pool: an autocommit connection never
-        # has a transaction open to end.
-        return make_engine(self.url, isolation_level="AUTOCOMMIT", pool_reset_on_return=None)
+        # PostgreSQL connections that are always in autocommit, in a pool of their own (it
+        # connects on first use: the web processes' moves).  Switching a pooled connection to
+        # autocommit for one command and back when it returns cost ~5 % of a move's client CPU
+        # (issue 9).  No rollback when one returns to the pool: it never has a transaction open.
+        self.autocommit_engine = (make_engine(url, isolation_level="AUTOCOMMIT",
+                                              pool_reset_on_return=None)
+                                  if self.postgres else None)
 
     @property
     def engines(self) -> tuple[Engine, ...]:
         """Every engine that runs statements (for listeners that must see them all)."""
-        return (self.engine, self.autocommit_engine) if self.postgres else (self.engine,)
+        return tuple(e for e in (self.engine, self.autocommit_engine) if e is not None)
 
     def dispose(self) -> None:
-        for engine in (self.engine, self.__dict__.get("autocommit_engine")):
-            if engine is not None:
-                engine.dispose()
+        for engine in self.engines:
+            engine.dispose()
 
     @contextmanager
     def autocommit(self) -> Iterator[Session]:
@@ -187,6 +181,8 @@ class Database:
         ``moves.make_move``: one read, one write).  No BEGIN and no COMMIT; and the session is
         only closed at the end, not committed, which spares its transaction bookkeeping
         (issue 9).  ORM changes left unflushed at the end would be lost, so they are refused."""
+        if self.autocommit_engine is None:
+            raise RuntimeError("autocommit sessions are for PostgreSQL")
         session = Session(self.autocommit_engine, expire_on_commit=False)
         try:
             yield session
