@@ -89,7 +89,7 @@ class Outcome:
 
 
 def load(session: Session, game_id: str, upto: int | None = None,
-         seats: list[SeatRow] | None = None, read=None) -> Loaded:
+         seats: list[SeatRow] | None = None, read=None, writes=None) -> Loaded:
     """The game at its head (or at ``upto``), replayed from the newest usable snapshot.
 
     With a snapshot at seq S only GameCreated and events S.. are read (one query); the state
@@ -98,9 +98,10 @@ def load(session: Session, game_id: str, upto: int | None = None,
     ``snapshots.EVERY`` events have passed since the one it started from (issue 9).
     ``seats``: the game's seat rows in seat order, when the caller has just read them;
     ``read``: a ``move_reads.MoveRead`` of this game at its head, which has read everything a
-    load reads (its game and seats are plain records, not ORM objects)."""
+    load reads (its game and seats are plain records, not ORM objects); ``writes``: the
+    command's ``move_writes.Writes``, which then carries a snapshot owed (``snapshots.save``)."""
     if read is not None and upto is None:
-        return _load_read(session, game_id, read)
+        return _load_read(session, game_id, read, writes)
     row = session.get(GameRow, game_id) if isinstance(game_id, str) else None
     if row is None:
         raise NotFound(phrase("no game {game}", game=repr(game_id)))
@@ -115,26 +116,23 @@ def load(session: Session, game_id: str, upto: int | None = None,
         game, state, before = snapshots.rebuild(session, game_id, events, write=write)
         return Loaded(row, seats, EventLog(events), game, state, before)
     read, base, state = snapshots.events_from_newest(session, game_id, game.rules_version, upto)
-    return _replayed(session, game_id, upto, row, seats, game, read, base, state)
+    return _replayed(session, game_id, upto, row, seats, game, read, base, state, writes)
 
 
-def _load_read(session: Session, game_id: str, read) -> Loaded:
+def _load_read(session: Session, game_id: str, read, writes) -> Loaded:
     game = get_game(read.game.game)  # move_reads checked the name against the engines
     return _replayed(session, game_id, None, read.game, read.seats, game, read.events,
-                     read.base, read.state)
+                     read.base, read.state, writes)
 
 
 def _replayed(session: Session, game_id: str, upto: int | None, row, seats, game: Game,
-              read: list[Event], base: int | None, state: dict | None) -> Loaded:
+              read: list[Event], base: int | None, state: dict | None, writes=None) -> Loaded:
     """``load``'s replay of what ``events_from_newest`` read."""
     write = upto is None
     if base is None or base <= 1:  # no snapshot (or one at seq 1): every event was read
         events = read
-        if base is None:
-            game, state, before = snapshots.rebuild(session, game_id, events, write=write,
-                                                    use=False)
-        else:
-            game, state, before = snapshots.rebuild(session, game_id, events, write=write)
+        game, state, before = snapshots.rebuild(session, game_id, events, write=write,
+                                                use=base is not None, writes=writes)
         return Loaded(row, seats, EventLog(events), game, state, before)
     first, tail = read[0], read[1:]
     moves = (snapshots.moves_since(tail[1:], base)
@@ -142,12 +140,13 @@ def _replayed(session: Session, game_id: str, upto: int | None, row, seats, game
              and created([first])["game"] == game.name else None)
     if moves is None:  # a rewind to before the snapshot (or a mismatch): replay in full
         events = store.load(session, game_id, upto)
-        game, state, before = snapshots.rebuild(session, game_id, events, write=write)
+        game, state, before = snapshots.rebuild(session, game_id, events, write=write,
+                                                writes=writes)
         return Loaded(row, seats, EventLog(events), game, state, before)
     events = EventLog(tail, first, _fetcher(session, game_id))
     before = snapshots.apply(game, state, moves)
     if write and events.head.seq - base >= snapshots.EVERY:
-        snapshots.save(session, game_id, events.head.seq, game.rules_version, state)
+        snapshots.save(session, game_id, events.head.seq, game.rules_version, state, writes)
     return Loaded(row, seats, events, game, state, before)
 
 
@@ -210,7 +209,8 @@ def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, act
     the game row read with them says the head the events say, they are what that head left.
     If not (a command committed in between), the seats and the game row are read again and
     the clocks and modes are read after the append, as without them."""
-    loaded = load(session, game_id, seats=seats, read=read)
+    writes = move_writes.Writes(game_id) if move_writes.supported(session) else None
+    loaded = load(session, game_id, seats=seats, read=read, writes=writes)
     if read is None and seats is not None and loaded.row.head_seq != loaded.seq:
         session.execute(_REREAD, {"game_id": game_id}).all()  # refreshes loaded.seats and .row
         clocks = modes = None
@@ -225,8 +225,7 @@ def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, act
     if seat not in game.to_act(state):
         raise IllegalAction(phrase("it is not your turn to act"))
     chosen = game.find_legal_action(state, seat, action)
-    if move_writes.supported(session):
-        loaded.pending = move_writes.Writes(game_id)
+    loaded.pending = writes
     record_move(session, loaded, "MoveMade", seat, chosen, actor, now, seq_seen=seq_seen)
     play_bots(session, loaded, now)
     return Outcome(loaded.seq, _queue_mail(session, loaded, seat, now, domain, clocks=clocks,

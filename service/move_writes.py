@@ -46,6 +46,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from engine.text import phrase
 from service import driver_sql
 from service.models import DeadlineRow, EventRow, OutboxRow, SeatClockRow, SeatRow
+from service.snapshots import KEEP
 from service.store import Conflict
 from service.timekeeping import CLOCK_FIELDS, _sync_objects, sync_cancelled
 
@@ -93,6 +94,16 @@ _NOTIFY = _update(SeatRow.__table__, "seat", ("notified_key", "decision_seq"))
 _OUTBOX_COLUMNS = ("game_id", "seat", "kind", "seq", "to_addr", "status", "attempts",
                    "next_attempt_at", "created_at", "message_id")
 _OUTBOX_INSERT = _insert(OutboxRow.__table__, _OUTBOX_COLUMNS) + " RETURNING id, seat"
+# ``snapshots.save`` and ``prune`` as parts of the statement: a snapshot another writer made
+# first is kept; the prune cannot see the snapshot inserted beside it (one statement, one
+# snapshot of the database), so it keeps the ``KEEP - 1`` newest it sees, and with the new one
+# the game has ``KEEP`` again, as after the two statements.
+_SNAPSHOT_INSERT = ("INSERT INTO snapshots (game_id, seq, rules_version, state, created_at) "
+                    "VALUES (%s, %s, %s, %s::json, %s) ON CONFLICT DO NOTHING")
+_SNAPSHOT_PRUNE = (
+    "DELETE FROM snapshots WHERE game_id = %s AND (rules_version <> %s OR seq < ("
+    "SELECT seq FROM snapshots WHERE game_id = %s AND rules_version = %s "
+    f"ORDER BY seq DESC OFFSET {KEEP - 2} LIMIT 1))")
 _EVENT_COLUMNS = ("game_id", "seq", "kind", "payload", "actor", "recorded_at", "prev_hash", "hash")
 # ``json_to_recordset`` (not jsonb): a ``json`` field keeps its text as sent, so a payload is
 # stored as the very text the one-row insert stored (``json.dumps``' default separators).
@@ -122,6 +133,7 @@ class Writes:
         self.game: tuple | None = None        # (GameRow, status, head_seq, updated_at)
         self.outbox: list[dict] = []
         self.events: list[dict] = []          # store.new_event's values, in seq order
+        self.snapshot: dict | None = None     # snapshots.save's: seq, rules_version, state…
 
     def clocks(self, clocks: dict, before: dict, deadlines: list[dict]) -> None:
         """``timekeeping.update_clocks``' rows: the clocks whose values changed, the new ones."""
@@ -173,6 +185,12 @@ class Writes:
         game = self.game_id
         if self.events:
             parts.append((_EVENTS_INSERT, [json.dumps(self.events, default=datetime.isoformat)]))
+        if self.snapshot is not None:
+            snapshot = self.snapshot
+            parts.append((_SNAPSHOT_INSERT, [game, snapshot["seq"], snapshot["rules_version"],
+                                             snapshot["state"], snapshot["created_at"]]))
+            parts.append((_SNAPSHOT_PRUNE, [game, snapshot["rules_version"], game,
+                                            snapshot["rules_version"]]))
         if self.cancel_seats:  # the decisions' deadlines
             parts.append(_cancel(game, self.cancel_seats, "kind <> 'vacation_end'"))
         if self.vacations_ended:

@@ -16,14 +16,15 @@ checked against the stored text's MD5), so a load usually does not fetch it at a
 A snapshot is written at most every ``EVERY`` events, by the ``load`` of whichever unit of
 work first finds it owed, in that same transaction: a command that commits keeps it, a read
 (whose session is rolled back) or a refused move throws it away, and the next command tries
-again.  (A player's move on PostgreSQL runs in autocommit, ``moves.make_move``: its load's
-snapshot is kept even when the move is then refused.  It is the state at the head before the
-move, as true as any other.)  The insert runs at once (a Core statement, serialised before
-the caller goes on to mutate the state) and ignores a snapshot another writer made first;
-the same transaction drops the game's snapshots older than its newest ``KEEP``."""
+again.  The insert runs at once (a Core statement, serialised before the caller goes on to
+mutate the state) and ignores a snapshot another writer made first; the same transaction
+drops the game's snapshots older than its newest ``KEEP``.  A player's move on PostgreSQL
+(``submit_move``) serialises the snapshot at once too, but writes it, and the pruning, as parts
+of its one write statement (``move_writes``): a refused move writes neither."""
 from __future__ import annotations
 
 import functools
+import json
 import pickle
 import threading
 from collections import OrderedDict
@@ -202,8 +203,17 @@ class StateCache:
 CACHE = StateCache(128)
 
 
-def save(session: Session, game_id: str, seq: int, rules_version: str, state: dict) -> None:
-    """Store the state at ``seq`` and prune the game's older snapshots (``prune``)."""
+def save(session: Session, game_id: str, seq: int, rules_version: str, state: dict,
+         writes=None) -> None:
+    """Store the state at ``seq`` and prune the game's older snapshots (``prune``).
+
+    ``writes`` (a ``move_writes.Writes``, PostgreSQL): the snapshot and the pruning go into
+    the command's one write statement instead of two statements of their own; the state is
+    serialised now, before the caller mutates it."""
+    if writes is not None:
+        writes.snapshot = {"seq": seq, "rules_version": rules_version, "state": json.dumps(state),
+                           "created_at": datetime.now(timezone.utc)}
+        return
     dialect = session.get_bind().dialect.name
     if dialect not in ("postgresql", "sqlite"):  # pragma: no cover  (only these are supported)
         return
@@ -278,11 +288,12 @@ def moves_since(tail: list[Event], base: int) -> list[Event] | None:
 
 
 def rebuild(session: Session, game_id: str, events: list[Event], write: bool = True,
-            every: int | None = None, use: bool = True
+            every: int | None = None, use: bool = True, writes=None
             ) -> tuple[Game, dict, tuple[int, object] | None]:
     """``history.rebuild`` with the newest usable snapshot as the starting point (all
     ``events`` in hand; ``use=False`` when the caller already knows there is none).  Returns
-    the game, the state and what ``apply`` says of the last move it applied."""
+    the game, the state and what ``apply`` says of the last move it applied.  ``writes``: as
+    for ``save``."""
     every = every or EVERY
     start = created(events)
     game = get_game(start["game"])
@@ -298,7 +309,7 @@ def rebuild(session: Session, game_id: str, events: list[Event], write: bool = T
         state = game.setup(start["players"], start["seed"], start["options"])
     before_last = apply(game, state, moves[done:])
     if write and head - base >= every:
-        save(session, game_id, head, game.rules_version, state)
+        save(session, game_id, head, game.rules_version, state, writes)
     return game, state, before_last
 
 

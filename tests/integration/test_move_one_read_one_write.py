@@ -276,3 +276,37 @@ def test_moves_run_on_connections_that_stay_in_autocommit(app):
         assert not connection.autocommit
         session.execute(text("SELECT 1"))
         assert connection.info.transaction_status == TransactionStatus.INTRANS
+
+
+def test_a_snapshot_a_move_owes_is_part_of_its_one_write(app):
+    """Issue 9: every ``EVERY`` events a move's load owes a snapshot.  It is written, with the
+    pruning to the newest ``KEEP``, by the move's one write statement: every move stays two
+    statements, and each kept snapshot is the state a full replay gives at its seq."""
+    client = app.test_client()
+    game_id, secrets = new_game(client)
+    svc = app.extensions["chasqui"]
+    svc.dispatch = [].extend
+    statements: list[str] = []
+
+    def record(_conn, _cursor, statement, *_args):
+        statements.append(statement)
+    moves = 4 * snapshots.EVERY + 2
+    for engine in svc.db.engines:
+        event.listen(engine, "before_cursor_execute", record)
+    try:
+        answer = play(client, secrets, moves)
+    finally:
+        for engine in svc.db.engines:
+            event.remove(engine, "before_cursor_execute", record)
+    assert len(statements) == 2 * moves
+    assert sum("INSERT INTO snapshots" in s for s in statements) >= 3
+    with svc.db.reading() as session:
+        kept = session.execute(select(snapshots.snapshots.c.seq, snapshots.snapshots.c.state)
+                               .where(snapshots.snapshots.c.game_id == game_id)
+                               .order_by(snapshots.snapshots.c.seq)).all()
+        assert len(kept) == snapshots.KEEP
+        assert answer["seq"] - kept[-1].seq <= snapshots.EVERY
+        for seq, state in kept:
+            _game, replayed, _ = snapshots.rebuild(session, game_id, store.load(session, game_id, seq),
+                                                   write=False, use=False)
+            assert state == replayed, f"the snapshot at {seq} is the replayed state"
