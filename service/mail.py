@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import re
 import types
+from types import FunctionType
 from email.message import EmailMessage
 from email.headerregistry import HeaderRegistry
 from email.policy import EmailPolicy
@@ -14,16 +15,16 @@ from email.utils import format_datetime
 from functools import lru_cache
 
 from flask import current_app
-from jinja2 import pass_context
+from jinja2 import pass_context, pass_environment, pass_eval_context
+from jinja2.runtime import Context, Macro
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import object_session
 
 from engine.text import phrase, term
-from service import mailkit, mime
+from service import mail_sql, mailkit, mime
 from service.admin.notices import notice_for
 from service.i18n import N_, translate, translated_label
 from service.config import Settings
-from service.db import execute_core
 from service.games import Loaded, thread_root
 from service.models import DeadlineRow, OutboxRow
 from service.presenter import seat_context, subject
@@ -154,7 +155,7 @@ def deadlines_for(session, loaded: Loaded, rows) -> dict:
     if not keys:
         return {}
     found: dict = {}
-    for seat, key, due in execute_core(session, _DEADLINES, {
+    for seat, key, due in mail_sql.rows(session, _DEADLINES, {
             "game_id": loaded.row.id, "seats": sorted(keys),
             "keys": sorted(set(keys.values()))}):
         if keys.get(seat) == key:
@@ -163,12 +164,18 @@ def deadlines_for(session, loaded: Loaded, rows) -> dict:
 
 
 # Built once (expanding parameters): building the statement per call cost more than running it.
+# On PostgreSQL, the same statement as text on the driver (``mail_sql``).
 _DEADLINE = DeadlineRow.__table__.c
-_DEADLINES = select(_DEADLINE.seat, _DEADLINE.decision_key, _DEADLINE.due_at).where(
-    _DEADLINE.game_id == bindparam("game_id"),
-    _DEADLINE.seat.in_(bindparam("seats", expanding=True)),
-    _DEADLINE.kind == "timeout",
-    _DEADLINE.decision_key.in_(bindparam("keys", expanding=True)))
+_DEADLINES = mail_sql.Statement(
+    select(_DEADLINE.seat, _DEADLINE.decision_key, _DEADLINE.due_at).where(
+        _DEADLINE.game_id == bindparam("game_id"),
+        _DEADLINE.seat.in_(bindparam("seats", expanding=True)),
+        _DEADLINE.kind == "timeout",
+        _DEADLINE.decision_key.in_(bindparam("keys", expanding=True))),
+    "SELECT deadlines.seat, deadlines.decision_key, deadlines.due_at FROM deadlines "
+    "WHERE deadlines.game_id = {game_id:VARCHAR} AND deadlines.seat IN {seats:INTEGER} "
+    "AND deadlines.kind = 'timeout'::VARCHAR AND deadlines.decision_key IN {keys:VARCHAR}",
+    lists=("seats", "keys"))
 
 KIND_INTRO = {
     "start": "A new game has started.",
@@ -213,11 +220,13 @@ def mail_templates(app):
       ``mailkit.gettext_callables``) instead of asking Flask-Babel for it on every call.
 
     Its compiled templates are kept in a plain dict (the mail and game templates, a few
-    dozen), not Jinja's LRU with its lock.  Made on first use, after the app has set its
-    globals and filters."""
+    dozen), not Jinja's LRU with its lock, and its render contexts are ``MailContext``s
+    (calls in templates made more cheaply, issue 9 round 6).  Made on first use, after the
+    app has set its globals and filters."""
     env = app.extensions.get("chasqui.mail_templates")
     if env is None:
         env = app.jinja_env.overlay(cache_size=-1)  # a dict: the mail's few templates, no LRU
+        env.context_class = MailContext
         env.getattr = types.MethodType(_dict_key_first, env)
         env.make_globals = lambda own: {**env.globals, **(own or {})}
         env.filters = {**app.jinja_env.filters, "tr": _translated}
@@ -226,6 +235,44 @@ def mail_templates(app):
 
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))
+
+# The marks Jinja's public decorators put on a callable (``jinja_pass_arg``).
+_EVAL_CONTEXT = pass_eval_context(lambda: None).jinja_pass_arg
+_ENVIRONMENT = pass_environment(lambda: None).jinja_pass_arg
+
+
+class MailContext(Context):
+    """A render context whose ``call`` (every ``f(...)`` in a template: ``_()``, the games'
+    macros) takes a shorter way for a plain function or a macro, with the same outcome.
+
+    ``Context.call`` asks each callable, and its ``__call__``, for the argument it wants
+    first (``hasattr``, then two look-ups of ``jinja_pass_arg``), ~60 times a mail.  A Python
+    function's ``__call__`` (a method-wrapper) and a ``Macro``'s (its class's undecorated
+    method) never carry that mark, so for those two types the function's own mark is the
+    whole answer: none, the evaluation context (the mail's ``_``, ``mailkit._bound_gettext``)
+    or the environment are passed here as ``Context.call`` passes them; a function that
+    wants the template context, and any other callable, still go through ``Context.call``
+    (which may then derive a context with the loop's variables)."""
+
+    def call(__self, __obj, *args, **kwargs):  # noqa: N805  (Context.call's own names)
+        kind = type(__obj)
+        if kind is FunctionType or kind is Macro:
+            mark = getattr(__obj, "jinja_pass_arg", None)
+            if mark is None or mark is _EVAL_CONTEXT or mark is _ENVIRONMENT:
+                if mark is _EVAL_CONTEXT:
+                    args = (__self.eval_ctx, *args)
+                elif mark is _ENVIRONMENT:
+                    args = (__self.environment, *args)
+                if kwargs:
+                    kwargs.pop("_block_vars", None)
+                    kwargs.pop("_loop_vars", None)
+                try:
+                    return __obj(*args, **kwargs)
+                except StopIteration:
+                    return __self.environment.undefined(
+                        "value was undefined because a callable raised a StopIteration"
+                        " exception")
+        return Context.call(__self, __obj, *args, **kwargs)
 
 
 def _dict_key_first(env, obj, attribute):

@@ -15,8 +15,7 @@ import css_inline
 from sqlalchemy import String, bindparam, cast, func, literal, null, select, tuple_, union_all
 from sqlalchemy.orm import object_session
 
-from service import preferences
-from service.db import execute_core
+from service import mail_sql, preferences
 from service.models import MailPreferenceRow, SeatRow
 from service.i18n import CONTENT_LANGUAGE, translate
 from service.inbound.address import reply_address
@@ -39,24 +38,27 @@ def language_for(row) -> str:
     return preferences.language_of(session, row.game_id, row.seat)
 
 
-def languages_for(session, rows, zones: dict | None = None) -> dict[int, str]:
+def languages_for(session, rows, zones: dict | None = None,
+                  known: dict | None = None) -> dict[int, str]:
     """``language_for`` of several rows of one delivery in one statement (not two per row):
     the seats' own preferences, and the languages their addresses chose in any game, newest
     first.  ``zones``, when given, gets {(game_id, seat): time zone} of the same rows
     (``timekeeping.zone_of``'s rule: the seat's own choice, else UTC).
 
-    The addresses come from the seat rows the delivery's ``load`` put in the session; the
+    The addresses come from ``known`` ({(game_id, seat): a seat row or record}, what the
+    delivery's loads read), else from the seat rows those loads put in the session; the
     statement is built once (expanding parameters), so a call compiles nothing."""
     rows = [r for r in rows if r.seat is not None]
     if not rows:
         return {}
     keys = {(r.game_id, r.seat) for r in rows}
-    seats = {key: session.get(SeatRow, key) for key in keys}
+    seats = {key: known[key] if known and key in known else session.get(SeatRow, key)
+             for key in keys}
     addresses = sorted({preferences.normal_address(seat.email)
                         for seat in seats.values() if seat is not None})
     own: dict = {}
     chosen: list[tuple] = []  # (updated_at, address, language) of the addresses' choices
-    for kind, game_id, seat, language, zone, updated_at, address in execute_core(
+    for kind, game_id, seat, language, zone, updated_at, address in mail_sql.rows(
             session, _LANGUAGES, {"keys": sorted(keys), "addresses": addresses}):
         if kind == 0:
             own[(game_id, seat)] = language
@@ -96,7 +98,19 @@ def _languages_statement():
     return union_all(own, by_address)
 
 
-_LANGUAGES = _languages_statement()
+# On PostgreSQL, the same statement as text on the driver (``mail_sql``).
+_LANGUAGES = mail_sql.Statement(
+    _languages_statement(),
+    "SELECT 0::INTEGER AS anon_1, mail_preferences.game_id, mail_preferences.seat, "
+    "mail_preferences.language, mail_preferences.timezone, mail_preferences.updated_at, "
+    "CAST(NULL AS VARCHAR) AS anon_2 FROM mail_preferences "
+    "WHERE (mail_preferences.game_id, mail_preferences.seat) IN {keys} "
+    "UNION ALL SELECT 1::INTEGER AS anon_3, mail_preferences.game_id, mail_preferences.seat, "
+    "mail_preferences.language, CAST(NULL AS VARCHAR) AS anon_2, mail_preferences.updated_at, "
+    "lower(seats.email) AS lower_1 FROM mail_preferences JOIN seats "
+    "ON seats.game_id = mail_preferences.game_id AND seats.seat = mail_preferences.seat "
+    "WHERE lower(seats.email) IN {addresses} AND mail_preferences.language IS NOT NULL",
+    lists=("keys", "addresses"))
 
 
 @contextmanager
@@ -144,15 +158,18 @@ def gettext_callables() -> dict:
 
 @lru_cache(maxsize=16)
 def _bound_gettext(translations):
-    from jinja2 import pass_context
+    """Jinja's newstyle callables read only the evaluation context's ``autoescape``, so these
+    take the evaluation context rather than the template context: the same text, and the mail
+    environment's ``MailContext`` calls them without ``Context.call`` (issue 9, round 6)."""
+    from jinja2 import pass_eval_context
     from markupsafe import Markup
 
     lookup, plural = translations.ugettext, translations.ungettext
     finished: dict[tuple[str, bool], str] = {}  # (msgid, autoescape) -> text, no variables
 
-    @pass_context
-    def gettext(__context, __string: str, **variables) -> str:
-        autoescape = __context.eval_ctx.autoescape
+    @pass_eval_context
+    def gettext(__eval_ctx, __string: str, **variables) -> str:
+        autoescape = __eval_ctx.autoescape
         if not variables:
             done = finished.get((__string, autoescape))
             if done is None:
@@ -163,11 +180,11 @@ def _bound_gettext(translations):
         text = lookup(__string)
         return (Markup(text) if autoescape else text) % variables
 
-    @pass_context
-    def ngettext(__context, __singular: str, __plural: str, __num: int, **variables) -> str:
+    @pass_eval_context
+    def ngettext(__eval_ctx, __singular: str, __plural: str, __num: int, **variables) -> str:
         variables.setdefault("num", __num)
         text = plural(__singular, __plural, __num)
-        return (Markup(text) if __context.eval_ctx.autoescape else text) % variables
+        return (Markup(text) if __eval_ctx.autoescape else text) % variables
 
     return gettext, ngettext
 
