@@ -330,7 +330,7 @@ def build_message(settings: Settings, loaded: Loaded, row: OutboxRow,
     with mailkit.locale(language):
         context.update(mailkit.gettext_callables())
         text = render("mail/turn.txt", context)
-        html = mailkit.inline_css(render("mail/turn.html", context))
+        html = render("mail/turn.html", context)  # its styles are inline already
     # A fixed boundary: left to the email package it is random, and a re-sent mail must be
     # byte-identical to the first (receivers dedupe on Message-ID; audits compare bytes).
     boundary = "=_chasqui_" + hashlib.sha256(row.message_id.encode()).hexdigest()[:32]

@@ -1,5 +1,6 @@
-"""Issue 7: HTML mail with its CSS inlined (css-inline), and a plain-text part that reads on
-its own."""
+"""Issue 7: HTML mail whose styles are all inline (mail clients drop <style>), and a plain-text
+part that reads on its own.  Game mails are written with their styles inline (issue 9: no
+inliner runs per mail); the daily digest's CSS is inlined by css-inline."""
 from __future__ import annotations
 
 import re
@@ -15,6 +16,18 @@ def test_html_has_inlined_css_and_no_style_block(app, new_game, smtp, listener):
     assert "<style" not in html, "mail clients drop <style>: every rule is inlined"
     assert re.search(r'<blockquote[^>]*style="[^"]*border-left:\s*4px solid #8a3b12', html)
     assert re.search(r'<p[^>]*class="footer"[^>]*style="[^"]*font-size:\s*12px', html)
+
+
+def test_what_the_stylesheet_styled_is_styled_inline(app, new_game, smtp):
+    """The classes the mail's stylesheet had (talk, hint, footer and its links) carry those
+    styles themselves."""
+    new_game(players=3)
+    html = newest(smtp, "p0@example.com").get_body(("html",)).get_content()
+    tags = re.findall(r'<[^>]*class="(?:talk|hint|footer)"[^>]*>', html)
+    assert tags and all('style="' in tag for tag in tags)
+    for footer in re.findall(r'<p class="footer"[^>]*>(.*?)</p>', html, re.S):
+        assert all('style="color:#5d574b;"' in a for a in re.findall(r"<a [^>]*>", footer))
+    assert 'class="hint" style="margin:0 0 10px 0;color:#5d574b;font-size:14px;"' in html
 
 
 def test_the_text_part_is_readable_alone(app, new_game, smtp):
