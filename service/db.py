@@ -15,6 +15,8 @@ from sqlalchemy import JSON, create_engine, event, exc
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
+from service.statement_session import StatementSession
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -175,21 +177,23 @@ class Database:
             engine.dispose()
 
     @contextmanager
-    def autocommit(self) -> Iterator[Session]:
+    def autocommit(self) -> Iterator[StatementSession]:
         """A session on PostgreSQL whose every statement commits by itself: for a command whose
         statements are each atomic and need no transaction around them (a player's move,
-        ``moves.make_move``: one read, one write).  No BEGIN and no COMMIT; and the session is
-        only closed at the end, not committed, which spares its transaction bookkeeping
-        (issue 9).  ORM changes left unflushed at the end would be lost, so they are refused."""
+        ``moves.make_move``: one read, one write).  No BEGIN and no COMMIT, and no ORM session
+        unless something asks for one (``StatementSession``, issue 9).  ORM changes left
+        unflushed at the end would be lost, so they are refused."""
         if self.autocommit_engine is None:
             raise RuntimeError("autocommit sessions are for PostgreSQL")
-        session = Session(self.autocommit_engine, expire_on_commit=False)
+        connection = self.autocommit_engine.connect()
+        session = StatementSession(connection, self.autocommit_engine)
         try:
             yield session
             if session.new or session.dirty or session.deleted:
                 raise RuntimeError("an autocommit command left ORM changes unwritten")
         finally:
             session.close()
+            connection.close()
 
     @contextmanager
     def unit_of_work(self) -> Iterator[Session]:

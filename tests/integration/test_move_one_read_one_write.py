@@ -18,7 +18,7 @@ from service.config import from_env
 from service.games import load
 from service.models import (DeadlineRow, EventRow, GameRow, MailPreferenceRow, OutboxRow,
                             SeatClockRow)
-from service.moves import _resolve
+from service.moves import _resolve, make_move
 from service.store import Conflict
 from tests.conftest import ADMIN_TOKEN, FrozenClock, secret_from_url
 from tests.services_available import truncate_all
@@ -310,3 +310,35 @@ def test_a_snapshot_a_move_owes_is_part_of_its_one_write(app):
             _game, replayed, _ = snapshots.rebuild(session, game_id, store.load(session, game_id, seq),
                                                    write=False, use=False)
             assert state == replayed, f"the snapshot at {seq} is the replayed state"
+
+
+def test_a_move_opens_no_orm_session_and_a_rarer_need_still_gets_one(app, monkeypatch):
+    """``StatementSession``: the move's two statements need no ORM ``Session``; whatever else
+    asks for one (a query the ORM way, the events a page fetches after the move, on a closed
+    command) gets a real one on the autocommit engine."""
+    from service import statement_session
+
+    client = app.test_client()
+    game_id, secrets = new_game(client)
+    opened: list[int] = []
+
+    class Counted(statement_session.Session):
+        def __init__(self, *args, **kwargs):
+            opened.append(1)
+            super().__init__(*args, **kwargs)
+    monkeypatch.setattr(statement_session, "Session", Counted)
+    play(client, secrets, snapshots.EVERY + 3)
+    assert opened == [], "no ORM session for a move"
+    db = app.extensions["chasqui"].db
+    with db.autocommit() as session:
+        assert session.execute(text("SELECT 1")).scalar_one() == 1
+        assert session.get(GameRow, game_id).head_seq > snapshots.EVERY
+    assert opened == [1]
+    svc = app.extensions["chasqui"]
+    svc.dispatch = [].extend
+    answer = client.get(f"/api/play/{secrets[0]}").get_json()
+    seat = answer["to_act"][0]
+    outcome = make_move(svc, secrets[seat], {"type": "stay"}, answer["seq"])
+    events = outcome.loaded.events.all()  # after the command: fetched through a new session
+    assert [e.seq for e in events] == list(range(1, outcome.seq + 1))
+    assert opened == [1, 1]
