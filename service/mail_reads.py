@@ -8,8 +8,8 @@ that locks the rows, run as driver text (``mail_sql``) and its rows made into th
 objects by hand (``_persistent``), also brings, on each row:
 
 - the row's game: ``load``'s ``session.get`` finds it in the identity map instead of asking;
-- the game's seats in seat order, as JSON, made into plain records (``SeatRecord``: the
-  attributes of ``SeatRow``) for ``load``'s ``seats`` argument, as the move path hands it its
+- the game's seats in seat order, as JSON, made into plain records (``move_reads.SeatRecord``:
+  the attributes of ``SeatRow``) for ``load``'s ``seats`` argument, as the move path hands it its
   seats (``move_reads``);
 - ``set_config('synchronous_commit', 'off', true)``, which is ``SET LOCAL``: the commit does
   not wait for its WAL to reach the disk.  A crash of PostgreSQL itself in the next fraction
@@ -34,22 +34,14 @@ from sqlalchemy.orm import make_transient_to_detached
 
 from service import mail_sql
 from service.models import GameRow, OutboxRow, SeatRow
+from service.move_reads import SeatRecord
 
 _SEATS = SeatRow.__table__
 # The seats' columns as JSON keeps their Python values only for these types (int, str, bool
 # and NULL come back as they went in); a column of another type leaves the seats to ``load``.
 _PLAIN_TYPES = (Integer, String, Boolean)
-SEAT_COLUMNS = tuple(column.name for column in _SEATS.columns)
-_SEATS_AS_JSON = all(isinstance(column.type, _PLAIN_TYPES) for column in _SEATS.columns)
-
-
-class SeatRecord:
-    """A ``seats`` row as plain data: every column of ``SeatRow``, as an attribute."""
-    __slots__ = SEAT_COLUMNS
-
-    def __init__(self, values):
-        for name, value in zip(SEAT_COLUMNS, values):
-            setattr(self, name, value)
+SEAT_COLUMNS = SeatRecord.COLUMNS
+_SEATS_AS_JSON = all(isinstance(_SEATS.c[name].type, _PLAIN_TYPES) for name in SEAT_COLUMNS)
 
 
 def _columns(cls) -> tuple[tuple[str, str], ...]:

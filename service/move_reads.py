@@ -48,13 +48,15 @@ class GameRecord:
 
 
 class SeatRecord:
-    """A ``seats`` row as plain data (the attributes of ``SeatRow``)."""
-    __slots__ = ("game_id",) + _SEAT_FIELDS
+    """A ``seats`` row as plain data (the attributes of ``SeatRow``), made from its values in
+    ``COLUMNS`` order: the seats the move's read and a mail batch's lock (``mail_reads``)
+    bring as JSON."""
+    COLUMNS = ("game_id",) + _SEAT_FIELDS
+    __slots__ = COLUMNS
 
-    def __init__(self, game_id: str, **values):
-        self.game_id = game_id
-        for name in _SEAT_FIELDS:
-            setattr(self, name, values[name])
+    def __init__(self, values):
+        for name, value in zip(self.COLUMNS, values):
+            setattr(self, name, value)
 
 
 @dataclass
@@ -133,7 +135,7 @@ def _seats(game_id: str, rows: list[list]) -> tuple[list[SeatRecord], dict, dict
     seats, clocks, modes = [], {}, {}
     width = len(_SEAT_FIELDS)
     for row in rows:
-        seat = SeatRecord(game_id, **_values(_SEAT_FIELDS, row[:width]))
+        seat = SeatRecord((game_id, *_values(_SEAT_FIELDS, row[:width]).values()))
         seats.append(seat)
         if row[width] is not None:
             clocks[seat.seat] = Clock(game_id, seat.seat,
