@@ -7,7 +7,6 @@ from __future__ import annotations
 import hashlib
 import re
 import types
-from types import FunctionType
 from email.message import EmailMessage
 from email.headerregistry import HeaderRegistry
 from email.policy import EmailPolicy
@@ -256,7 +255,7 @@ class MailContext(Context):
 
     def call(__self, __obj, *args, **kwargs):  # noqa: N805  (Context.call's own names)
         kind = type(__obj)
-        if kind is FunctionType or kind is Macro:
+        if kind is types.FunctionType or kind is Macro:
             mark = getattr(__obj, "jinja_pass_arg", None)
             if mark is None or mark is _EVAL_CONTEXT or mark is _ENVIRONMENT:
                 if mark is _EVAL_CONTEXT:

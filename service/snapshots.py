@@ -241,7 +241,10 @@ def prune(session: Session, game_id: str, rules_version: str) -> None:
 def _writes(dialect: str):
     """``save``'s insert (a snapshot another writer made first is kept) and ``prune``'s
     delete, built once per dialect: a snapshot is written every ``EVERY`` events, and building
-    and compiling them anew each time cost more than the rest of that move's statements."""
+    and compiling them anew each time cost more than the rest of that move's statements.
+    A player's move on PostgreSQL writes the same two as text parts of its one statement
+    (``move_writes._SNAPSHOT_INSERT`` and ``_SNAPSHOT_PRUNE``, whose offset counts the snapshot
+    it inserts beside them): a change to either rule changes both."""
     if dialect == "postgresql":
         from sqlalchemy.dialects.postgresql import insert
     else:

@@ -205,9 +205,11 @@ def _headers(message: EmailMessage, policy) -> bytes:
                     + [b"\r\n"])
 
 
-def _crlf(text: str) -> str:
-    """``_LinesAtOnce._write_lines``' line endings."""
-    return NLCRE.sub("\r\n", text) if "\r" in text else text.replace("\n", "\r\n")
+def _crlf(text: str, linesep: str = "\r\n") -> str:
+    """The generator's line endings of ``text``: the regular expression (``\\r\\n``,
+    ``\\r`` or ``\\n``) only when it has a carriage return, else a plain replace of
+    ``\\n``."""
+    return NLCRE.sub(linesep, text) if "\r" in text else text.replace("\n", linesep)
 
 
 _CRLF_POLICIES: dict = {}
@@ -224,14 +226,12 @@ def _crlf_policy(policy):
 
 class _LinesAtOnce(BytesGenerator):
     """``BytesGenerator`` whose ``_write_lines`` writes the text in one piece with its line
-    endings made the generator's: the regular expression (``\\r\\n``, ``\\r`` or ``\\n``)
-    only when the text has a carriage return, else a plain replace of ``\\n``; the same
-    bytes as one ``write`` per line and per line ending."""
+    endings made the generator's (``_crlf``): the same bytes as one ``write`` per line and
+    per line ending."""
 
     def _write_lines(self, lines):
         if lines:
-            self.write(NLCRE.sub(self._NL, lines) if "\r" in lines
-                       else lines.replace("\n", self._NL))
+            self.write(_crlf(lines, self._NL))
 
 
 def _classify(code: int, text) -> Exception:
