@@ -16,6 +16,7 @@ of the server's processes, of the PostgreSQL backends of the throwaway database 
 client threads: all three share the same CPUs, so the ratio is the ratio of these sums.
 
     python -m bench.http [--seconds 8] [--clients 8] [--setting procfile|gthread|both]
+                         [--rounds 1]
     python -m bench.http --in-process [--seconds 8]
 
 ``--in-process`` drives the same moves through Flask's test client in this one process (no
@@ -41,7 +42,8 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from bench.processes import cmdline, cpu_seconds, procfile_command, tree_cpu_seconds
+from bench.processes import (cmdline, cpu_seconds, procfile_command, run_seconds,
+                              tree_cpu_seconds)
 
 ROOT = Path(__file__).resolve().parent.parent
 ADMIN = "bench-admin"
@@ -53,6 +55,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def backends_of(database: str) -> list[int]:
+    """The PostgreSQL backends serving ``database`` (their command line names it)."""
+    if not os.path.isdir("/proc"):
+        return []
+    return [int(e) for e in os.listdir("/proc") if e.isdigit() and f" {database} " in cmdline(int(e))]
+
+
 def cpu_split(server_pid: int, database: str) -> dict[str, float]:
     """CPU seconds so far of the server (gunicorn's master and workers), of the PostgreSQL
     backends serving ``database`` (their command line names it) and of this client process:
@@ -60,8 +69,7 @@ def cpu_split(server_pid: int, database: str) -> dict[str, float]:
     between are not counted (both runs keep theirs open: pooled connections)."""
     if not os.path.isdir("/proc"):
         return {}
-    backends = [int(e) for e in os.listdir("/proc")
-                if e.isdigit() and f" {database} " in cmdline(int(e))]
+    backends = backends_of(database)
     return {"server": tree_cpu_seconds(server_pid) or 0.0,
             "postgres": sum(cpu_seconds(pid) or 0.0 for pid in backends),
             "client": time.process_time()}
@@ -202,10 +210,13 @@ def drive(driver, port: int, seconds: float, clients: int, cpu=lambda: {}) -> di
 class InProcessClient:
     """``Client``'s interface on Flask's test client; measures the move requests only."""
 
-    def __init__(self, app):
+    def __init__(self, app, database: str):
         self.client = app.test_client()
+        self.database = database
+        self.backends: list[int] = []
         self.measuring = False
         self.cpu = 0.0
+        self.postgres = 0.0  # the backends' CPU seconds during the moves
         self.statements = 0
         self.counting = False
 
@@ -220,12 +231,23 @@ class InProcessClient:
     def call(self, method: str, path: str, body=None, headers=None):
         move = self.measuring and method == "POST" and path.startswith("/api/play/")
         self.counting = move
+        backends_before = self.postgres_seconds() if move else 0.0
         started = time.process_time()
         response = self.client.open(path, method=method, json=body, headers=headers)
         if move:
             self.cpu += time.process_time() - started
+            self.postgres += self.postgres_seconds() - backends_before
         self.counting = False
         return response.status_code, response.get_json()
+
+    def postgres_seconds(self) -> float:
+        """The backends' run time so far; after a move that opened a backend, the list is
+        read again (that move's own share of the new backend is then not counted)."""
+        seconds = [run_seconds(pid) for pid in self.backends]
+        if not self.backends or None in seconds:
+            self.backends = backends_of(self.database)
+            return sum(run_seconds(pid) or 0.0 for pid in self.backends)
+        return sum(seconds)
 
 
 def in_process(seconds: float) -> None:
@@ -244,7 +266,7 @@ def in_process(seconds: float) -> None:
             "CHASQUI_SECRET_KEY": "bench", "CHASQUI_ADMIN_TOKEN": ADMIN,
             "CHASQUI_RATE_LIMIT": "off"}), upgrade=True)
         logging.getLogger().setLevel(logging.WARNING)
-        client = InProcessClient(app)
+        client = InProcessClient(app, url.rsplit("/", 1)[1])
         chasqui_driver(0, time.monotonic() + 1.0, [], [], client)  # warm up
         client.measuring = True
         latencies: list[float] = []
@@ -262,7 +284,8 @@ def in_process(seconds: float) -> None:
           f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC  load {os.getloadavg()[0]:.1f}  "
           f"{seconds:.0f} s, one thread, Flask test client, PostgreSQL, Redis dispatch")
     print(f"{n} moves ({len(errors)} errors): {statistics.mean(latencies) * 1e3:.2f} ms/move wall, "
-          f"{client.cpu / n * 1e3:.2f} ms/move CPU, {client.statements / n:.2f} SQL statements/move")
+          f"{client.cpu / n * 1e3:.2f} ms/move CPU, {client.statements / n:.2f} SQL statements/move, "
+          f"{client.postgres / n * 1e3:.2f} ms/move of PostgreSQL CPU")
 
 
 def main() -> None:
@@ -271,6 +294,9 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--in-process", action="store_true",
                         help="one process, Flask test client: CPU and SQL statements per move")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="pairs per setting, alternating which side runs first; "
+                             "with more than one, the median pair is printed too")
     parser.add_argument("--setting", choices=["procfile", "gthread", "both"], default="both",
                         help="the gunicorn setting of both servers (default: each in turn)")
     args = parser.parse_args()
@@ -299,19 +325,23 @@ def main() -> None:
                         "create_table()"], cwd=ROOT, check=True,  # not imported here: the
                        env={**os.environ, "BENCH_DATABASE_URL": url,  # client's heap stays small
                             "PYTHONPATH": str(ROOT)})
+        database = url.rsplit("/", 1)[1]
         for setting in settings:
             title, options = SETTINGS[setting]
             options = options()
-            results[title.format(options=" ".join(options))] = measured = {}
-            for name, target, driver in (("bare Flask+SQLAlchemy insert", "bench.bare_app:app",
-                                          bare_driver),
-                                         ("Chasqui move", "service.wsgi:app", chasqui_driver)):
-                server = Server(target, env, options)
-                servers.append(server)
-                database = url.rsplit("/", 1)[1]
-                measured[name] = drive(driver, server.port, args.seconds, args.clients,
-                                       lambda: cpu_split(server.process.pid, database))
-                server.stop()
+            results[title.format(options=" ".join(options))] = rounds = []
+            for round_ in range(args.rounds):
+                runs = [("bare Flask+SQLAlchemy insert", "bench.bare_app:app", bare_driver),
+                        ("Chasqui move", "service.wsgi:app", chasqui_driver)]
+                measured: dict[str, dict] = {}
+                for name, target, driver in runs[::-1] if round_ % 2 else runs:
+                    server = Server(target, env, options)  # odd rounds run the move first:
+                    servers.append(server)  # a host that speeds up or slows down over the
+                    measured[name] = drive(driver, server.port, args.seconds,  # run favours
+                                           args.clients,  # neither side
+                                           lambda: cpu_split(server.process.pid, database))
+                    server.stop()
+                rounds.append({name: measured[name] for name, _, _ in runs})
     finally:
         for server in servers:
             if server.process.poll() is None:
@@ -324,22 +354,45 @@ def main() -> None:
           f"{os.cpu_count()} CPUs  {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC  "
           f"load {os.getloadavg()[0]:.1f}  {args.clients} keep-alive clients, "
           f"{args.seconds:.0f} s each")
-    for title, measured in results.items():
-        report(title, measured)
+    for title, rounds in results.items():
+        print(f"## {title}")
+        for measured in rounds:
+            report(measured)
+        if len(rounds) > 1:
+            summary(rounds)
 
 
-def report(title: str, results: dict[str, dict]) -> None:
-    print(f"## {title}")
+def ratios(results: dict[str, dict]) -> tuple[float, float | None]:
+    """(moves/s over bare inserts/s, bare CPU per request over the move's, or None)."""
+    base, move = results["bare Flask+SQLAlchemy insert"], results["Chasqui move"]
+    cpu = (sum(base["cpu"].values()) / sum(move["cpu"].values())
+           if all(r["cpu"] for r in results.values()) else None)
+    return move["rate"] / base["rate"], cpu
+
+
+def summary(rounds: list[dict[str, dict]]) -> None:
+    """The median pair: one 8-second pair on a shared host can land 10 % either way."""
+    rates = sorted(ratios(r)[0] for r in rounds)
+    line = (f"{len(rounds)} pairs: rate ratio median {statistics.median(rates):.2f} x "
+            f"(from {rates[0]:.2f} to {rates[-1]:.2f})")
+    cpus = sorted(c for c in (ratios(r)[1] for r in rounds) if c is not None)
+    if cpus:
+        line += f"; CPU ratio median {statistics.median(cpus):.2f} x ({cpus[0]:.2f} to {cpus[-1]:.2f})"
+    print(line)
+
+
+def report(results: dict[str, dict]) -> None:
     print(f"{'':<30}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'requests':>10}{'errors':>8}")
     for name, r in results.items():
         print(f"{name:<30}{r['rate']:>9.0f}{r['p50']:>9.1f}{r['p99']:>9.1f}{r['n']:>10}{r['errors']:>8}")
     base, move = results["bare Flask+SQLAlchemy insert"], results["Chasqui move"]
-    if all(r["cpu"] for r in results.values()):
+    rate_ratio, cpu_ratio = ratios(results)
+    if cpu_ratio is not None:
         print("CPU ms per request (Linux /proc): " + "; ".join(
             f"{name}: " + ", ".join(f"{k} {v:.2f}" for k, v in r["cpu"].items())
             + f", all {sum(r['cpu'].values()):.2f}" for name, r in results.items())
-            + f" (CPU ratio {sum(base['cpu'].values()) / sum(move['cpu'].values()):.2f} x)")
-    print(f"ratio: Chasqui moves/s = {move['rate'] / base['rate']:.2f} x bare inserts/s; "
+            + f" (CPU ratio {cpu_ratio:.2f} x)")
+    print(f"ratio: Chasqui moves/s = {rate_ratio:.2f} x bare inserts/s; "
           f"p50 {move['p50'] / base['p50']:.1f} x")
 
 if __name__ == "__main__":

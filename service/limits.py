@@ -71,6 +71,8 @@ SECURITY_HEADERS = {
     "Content-Security-Policy": "; ".join(f"{name} {value}" for name, value in CSP.items()),
     "Referrer-Policy": "same-origin",
 }
+_SECURITY_ITEMS = tuple(SECURITY_HEADERS.items())
+_SECURITY_NAMES = frozenset(name.lower() for name in SECURITY_HEADERS)
 HSTS = ("Strict-Transport-Security", f"max-age={365 * 24 * 3600}; includeSubDomains")
 
 
@@ -102,7 +104,11 @@ def init_app(app: Flask, settings: Settings) -> None:
 
 
 def security_headers(response):
-    response.headers.update(SECURITY_HEADERS)
+    headers = response.headers
+    if _SECURITY_NAMES.isdisjoint(name.lower() for name, _ in headers.items()):
+        headers.extend(_SECURITY_ITEMS)  # nearly every response: appended, in the same order,
+    else:  # without ``update``'s search of the list for each name (issue 9)
+        headers.update(SECURITY_HEADERS)  # a view set one of them: replaced
     if request.is_secure or request.headers.get("X-Forwarded-Proto") == "https":
         response.headers[HSTS[0]] = HSTS[1]
     return response

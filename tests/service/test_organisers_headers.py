@@ -56,3 +56,19 @@ def test_the_session_cookie_is_secure_only_over_https(tmp_path, clock):
     plain = make_app(tmp_path / "plain", clock)
     cookie = plain.test_client().get("/signin").headers.get("Set-Cookie", "")
     assert "HttpOnly" in cookie and "Secure" not in cookie
+
+
+def test_a_security_header_a_view_set_itself_is_replaced_not_doubled(tmp_path, clock):
+    """Issue 9's fast path appends the headers; a response that already holds one of them
+    (any case) still ends with the policy's one value, as ``Headers.update`` left it."""
+    from flask import Response
+
+    from service.limits import SECURITY_HEADERS, security_headers
+
+    app = make_app(tmp_path, clock)
+    with app.test_request_context("/"):
+        plain = security_headers(Response("x"))
+        own = security_headers(Response("x", headers={"x-frame-options": "SAMEORIGIN"}))
+    assert [name for name, _ in plain.headers.items()][-len(SECURITY_HEADERS):] == list(SECURITY_HEADERS)
+    assert own.headers.getlist("X-Frame-Options") == ["DENY"]
+    assert all(own.headers.getlist(name) == [value] for name, value in SECURITY_HEADERS.items())

@@ -309,3 +309,24 @@ def test_the_pause_policy_mails_the_games_admin(app, client, clock, admin_header
     mail = message_from_string(raws[0], policy=policy.default)
     assert "organiser@example.com" in mail["To"] and "paused" in mail["Subject"]
     assert f"/admin/games/{created['id']}" in mail.get_body(("plain",)).get_content()
+
+
+def test_a_games_clock_options_are_read_alike_whether_or_not_they_were_seen_before():
+    """Issue 9: ``clock_of`` keeps each option set it validated; issue 5's rules still hold
+    for every set, whatever came before it (``True`` and ``1`` are not the same option)."""
+    import pytest
+
+    from engine import IllegalAction
+    from service.timekeeping import ClockSettings, clock_of, parse_clock
+
+    pausing = {"clock": {"weekend_pause": True, "reminder_hours": [24, 2.5]}}
+    assert clock_of(pausing) == clock_of(pausing) == parse_clock(pausing["clock"])
+    assert clock_of(pausing).reminder_hours == (24, 2.5)
+    with pytest.raises(IllegalAction):
+        clock_of({"clock": {"weekend_pause": 1, "reminder_hours": [24, 2.5]}})
+    with pytest.raises(IllegalAction):
+        clock_of({"clock": {"weekend_pause": True, "reminder_hours": [[24], 2.5]}})
+    with pytest.raises(IllegalAction):
+        clock_of({"clock": {"weekend_pause": True, "reminder_hours": 24}})
+    assert clock_of({}) == clock_of({"clock": None}) == ClockSettings()
+    assert clock_of({"clock": {"per_decision_hours": 12}}).per_decision_hours == 12
