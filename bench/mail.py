@@ -21,6 +21,7 @@ read from it: the prefork pool, ``WORKER_CONCURRENCY`` children, log level INFO)
 without heartbeat, gossip and mingle (cluster chatter that is not per task).
 
     python -m bench.mail [--games 100] [--noop 1000] [--warm 3] [--setting procfile|solo|both]
+                         [--rounds 1]
 """
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ import logging
 import os
 import platform
 import secrets
+import statistics
 import subprocess
 import sys
 import time
@@ -80,6 +82,9 @@ def main() -> None:
     parser.add_argument("--noop", type=int, default=1000)
     parser.add_argument("--warm", type=int, default=3,
                         help="games whose mail is sent before timing (templates compiled)")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="rounds per setting, each with new games and a new worker, "
+                             "alternating which workload runs first; the median is printed")
     parser.add_argument("--setting", choices=["procfile", "solo", "both"], default="both",
                         help="the worker's setting (default: each in turn)")
     args = parser.parse_args()
@@ -108,8 +113,9 @@ def main() -> None:
         for setting in (list(SETTINGS) if args.setting == "both" else [args.setting]):
             title, options = SETTINGS[setting]
             options = options()
-            results[title.format(options=" ".join(options))] = measure(
-                svc, env, sink, options, args)
+            results[title.format(options=" ".join(options))] = [
+                measure(svc, env, sink, options, args, mail_first=bool(round_ % 2))
+                for round_ in range(args.rounds)]
     finally:
         controller.stop()
         svc.db.engine.dispose()
@@ -117,20 +123,36 @@ def main() -> None:
     print(f"# mail  {platform.python_implementation()} {platform.python_version()}  "
           f"{os.cpu_count()} CPUs  {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC  "
           f"load {os.getloadavg()[0]:.1f}  one worker, Redis broker, local aiosmtpd")
-    for title, r in results.items():
+    for title, rounds in results.items():
         print(f"## {title}")
-        print(f"no-op task (celery.accumulate)   {r['noop_rate']:8.0f} tasks/s  ({args.noop} tasks)")
-        print(f"render + deliver one mail        {r['mail_rate']:8.0f} mails/s  ({r['mails']} mails)")
-        print(f"ratio: mails/s = {r['mail_rate'] / r['noop_rate']:.2f} x no-op tasks/s "
-              f"({1e3 / r['mail_rate']:.1f} ms per mail vs {1e3 / r['noop_rate']:.1f} ms per "
-              "no-op task)")
-        if r["cpu_noop"] is not None:
-            print(f"worker CPU: {r['cpu_mail'] * 1e3:.2f} ms per mail vs {r['cpu_noop'] * 1e3:.2f} "
-                  f"ms per no-op task (CPU ratio {r['cpu_noop'] / r['cpu_mail']:.2f} x)")
+        for r in rounds:
+            report(r, args)
+        if len(rounds) > 1:
+            rates = sorted(r["mail_rate"] / r["noop_rate"] for r in rounds)
+            line = (f"{len(rounds)} rounds: rate ratio median {statistics.median(rates):.2f} x "
+                    f"(from {rates[0]:.2f} to {rates[-1]:.2f})")
+            cpus = sorted(r["cpu_noop"] / r["cpu_mail"] for r in rounds
+                          if r["cpu_noop"] is not None and r["cpu_mail"] is not None)
+            if cpus:
+                line += (f"; CPU ratio median {statistics.median(cpus):.2f} x "
+                         f"({cpus[0]:.2f} to {cpus[-1]:.2f})")
+            print(line)
 
 
-def measure(svc, env: dict, sink: Accept, options: list[str], args) -> dict:
-    """One worker with ``options`` on a queue of its own: warm-up, the no-op tasks, the mail."""
+def report(r: dict, args) -> None:
+    print(f"no-op task (celery.accumulate)   {r['noop_rate']:8.0f} tasks/s  ({args.noop} tasks)")
+    print(f"render + deliver one mail        {r['mail_rate']:8.0f} mails/s  ({r['mails']} mails)")
+    print(f"ratio: mails/s = {r['mail_rate'] / r['noop_rate']:.2f} x no-op tasks/s "
+          f"({1e3 / r['mail_rate']:.1f} ms per mail vs {1e3 / r['noop_rate']:.1f} ms per "
+          "no-op task)")
+    if r["cpu_noop"] is not None and r["cpu_mail"] is not None:
+        print(f"worker CPU: {r['cpu_mail'] * 1e3:.2f} ms per mail vs {r['cpu_noop'] * 1e3:.2f} "
+              f"ms per no-op task (CPU ratio {r['cpu_noop'] / r['cpu_mail']:.2f} x)")
+
+
+def measure(svc, env: dict, sink: Accept, options: list[str], args, mail_first: bool) -> dict:
+    """One worker with ``options`` on a queue of its own: warm-up, the no-op tasks and the
+    mail (the mail first when ``mail_first``)."""
     import redis as redis_lib
     from celery import Celery
 
@@ -181,39 +203,54 @@ def measure(svc, env: dict, sink: Accept, options: list[str], args) -> dict:
         sink.count = 0
 
         client = Celery("bench", broker=env["CHASQUI_REDIS_URL"], set_as_current=False)
-        for i in range(args.noop):
-            client.send_task("celery.accumulate", args=[i], queue=filling)
-        cpu_ready = tree_cpu_seconds(worker.pid)
-        started = release()
-        ended = wait(lambda: log.read_text(errors="replace").count("succeeded") >= args.noop
-                     + len(warm_events), 300, "the no-op tasks")
-        noop_rate = args.noop / (ended - started)
-        cpu_noop = tree_cpu_seconds(worker.pid)
+        done_before = len(warm_events)  # tasks the log shows as succeeded so far
+
+        def noop() -> tuple[float, float | None]:
+            for i in range(args.noop):
+                client.send_task("celery.accumulate", args=[i], queue=filling)
+            cpu_ready = tree_cpu_seconds(worker.pid)
+            started = release()
+            ended = wait(lambda: log.read_text(errors="replace").count("succeeded") >= args.noop
+                         + done_before, 300, "the no-op tasks")
+            cpu_done = tree_cpu_seconds(worker.pid)
+            return args.noop / (ended - started), _per(cpu_ready, cpu_done, args.noop)
+
+        def mail() -> tuple[float, float | None]:
+            filler = CeleryDispatcher(env["CHASQUI_REDIS_URL"], filling)
+            for event in events:
+                filler(event)
+            cpu_before_mail = tree_cpu_seconds(worker.pid)
+            started = release()
+            # The relay's count first (free: it is this process's), then the rows marked sent,
+            # polled more slowly: a COUNT every 10 ms took PostgreSQL CPU from the worker on a
+            # small host, which the no-op baseline (watching the log) never paid.
+            wait(lambda: sink.count >= mails, 600, "the relay")
+            ended = wait(lambda: sent() >= warm + mails, 600, "the mail", pause=0.005)
+            cpu_mail = tree_cpu_seconds(worker.pid)
+            assert sink.count >= mails
+            return mails / (ended - started), _per(cpu_before_mail, cpu_mail, mails)
 
         mails = sum(len(event) for event in events)
-        filler = CeleryDispatcher(env["CHASQUI_REDIS_URL"], filling)
-        for event in events:
-            filler(event)
-        cpu_before_mail = tree_cpu_seconds(worker.pid)
-        started = release()
-        # The relay's count first (free: it is this process's), then the rows marked sent,
-        # polled more slowly: a COUNT every 10 ms took PostgreSQL CPU from the worker on a
-        # small host, which the no-op baseline (watching the log) never paid.
-        wait(lambda: sink.count >= mails, 600, "the relay")
-        ended = wait(lambda: sent() >= warm + mails, 600, "the mail", pause=0.005)
-        mail_rate = mails / (ended - started)
-        cpu_mail = tree_cpu_seconds(worker.pid)
-        assert sink.count >= mails
+        if mail_first:  # a host that speeds up or slows down during a run favours neither
+            mail_rate, cpu_mail = mail()
+            done_before += len(events)
+            noop_rate, cpu_noop = noop()
+        else:
+            noop_rate, cpu_noop = noop()
+            mail_rate, cpu_mail = mail()
     finally:
         if worker is not None:
             worker.terminate()
             worker.wait(20)
         redis.delete(queue, filling)
         log.unlink(missing_ok=True)
-    known = None not in (cpu_ready, cpu_noop, cpu_before_mail, cpu_mail)
     return {"noop_rate": noop_rate, "mail_rate": mail_rate, "mails": mails,
-            "cpu_noop": (cpu_noop - cpu_ready) / args.noop if known else None,
-            "cpu_mail": (cpu_mail - cpu_before_mail) / mails if known else None}
+            "cpu_noop": cpu_noop, "cpu_mail": cpu_mail}
+
+
+def _per(before: float | None, after: float | None, count: int) -> float | None:
+    """CPU seconds per task between two readings; None when either could not be read."""
+    return None if before is None or after is None else (after - before) / count
 
 
 if __name__ == "__main__":
