@@ -342,3 +342,54 @@ def test_a_move_opens_no_orm_session_and_a_rarer_need_still_gets_one(app, monkey
     events = outcome.loaded.events.all()  # after the command: fetched through a new session
     assert [e.seq for e in events] == list(range(1, outcome.seq + 1))
     assert opened == [1, 1]
+
+
+def test_a_moves_one_event_and_one_clock_store_what_the_orm_path_stores(app, clock, tmp_path):
+    """Round 7 of issue 9: a move's single event and single changed clock go to the one write
+    as plain parameters, not as JSON record sets.  The same game played on the ORM path
+    (SQLite, the statements one by one) must leave the same event texts and times and the same
+    clocks and deadlines; both hash chains must hold."""
+    from tests.conftest import make_settings
+
+    def rows(application, game_id):
+        db = application.extensions["chasqui"].db
+        with db.engine.connect() as conn:
+            events = conn.execute(text(
+                "SELECT seq, kind, CAST(payload AS TEXT), actor, recorded_at FROM events "
+                "WHERE game_id = :g AND seq > 1 ORDER BY seq"), {"g": game_id}).all()
+            clocks = conn.execute(text(
+                "SELECT seat, bank_seconds, decision_key, started_at, due_at, vacation_since, "
+                "vacation_used_seconds FROM seat_clocks WHERE game_id = :g ORDER BY seat"),
+                {"g": game_id}).all()
+            deadlines = conn.execute(text(
+                "SELECT seat, kind, decision_key, due_at, status FROM deadlines "
+                "WHERE game_id = :g ORDER BY seat, kind, decision_key, due_at, status"),
+                {"g": game_id}).all()
+        with db.reading() as session:
+            assert store.verify_chain(game_id, store.load(session, game_id)).ok
+        return ([(s, k, p, a, _utc(t)) for s, k, p, a, t in events],
+                [tuple(_utc(v) for v in clock_row) for clock_row in clocks],
+                [tuple(_utc(v) for v in deadline_row) for deadline_row in deadlines])
+
+    lite_clock = FrozenClock(START)
+    lite = create_app(make_settings(tmp_path, CHASQUI_RATE_LIMIT="off"), clock=lite_clock,
+                      upgrade=True)
+    played = []
+    for application, its_clock in ((app, clock), (lite, lite_clock)):
+        client = application.test_client()
+        game_id, secrets = new_game(client)
+        play(client, secrets, 11, its_clock)  # plain moves (one clock) and round ends (four)
+        played.append(rows(application, game_id))
+    postgres, orm = played
+    assert len(postgres[0]) == 11 and any(row[1] for row in postgres[1])
+    assert postgres == orm
+    lite.extensions["chasqui"].db.dispose()
+
+
+def _utc(value):
+    """SQLite gives times back as text without their zone (a raw query); PostgreSQL as times."""
+    if isinstance(value, str) and len(value) >= 19 and value[4] == "-" and value[10] == " ":
+        value = datetime.fromisoformat(value)
+    if isinstance(value, datetime):
+        return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value
+    return value
