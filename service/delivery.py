@@ -23,9 +23,13 @@ row is marked from its own send's answer only."""
 from __future__ import annotations
 
 import logging
+import os
+import queue
+import threading
 from datetime import datetime, timedelta
 
 from sqlalchemy import bindparam, select, update
+from sqlalchemy.orm.attributes import set_committed_value
 
 from service import mail_reads, mail_sql, mailkit
 from service.db import Database
@@ -154,12 +158,14 @@ class _Sends:
     answers one mail's four SMTP round trips, the worker renders the next.  Still one mail
     at a time on the wire, in order, and a row is recorded only from its own send's outcome:
     ``submit`` first waits for the previous send and records it, so a temporary failure
-    still stops the batch before the next mail goes out."""
+    still stops the batch before the next mail goes out.  A send the relay took is noted, and
+    written by ``_write_sent`` (``_noted``)."""
 
     def __init__(self, transport, session, now: datetime):
         self.transport, self.session, self.now = transport, session, now
         self.overlapping = bool(getattr(transport, "overlapping", False))
-        self.in_flight = None  # (row, future)
+        self.in_flight = None  # the row whose send the sender thread has
+        self.answers = queue.SimpleQueue() if self.overlapping else None  # (outcome, error)
 
     def submit(self, row, message) -> list[tuple]:
         """Send ``message`` for ``row``.  Returns the sends recorded meanwhile, as (row,
@@ -169,39 +175,76 @@ class _Sends:
         if done and done[-1][1] == "pending":
             return done
         if not self.overlapping:
-            return done + [(row, send_and_record(self.transport, self.session, row, message,
-                                                 self.now))]
-        self.in_flight = (row, _sender().submit(attempt, self.transport, message, None,
-                                                self.now))
+            outcome = attempt(self.transport, message, self.session, self.now)
+            return done + [(row, _noted(row, outcome, self.now))]
+        _sender().put((self.answers, self.transport, message, self.now))
+        self.in_flight = row
         return done
 
     def finish(self) -> list[tuple]:
-        """Wait for the send in flight and record it: [(row, status)], or [] if none."""
+        """Wait for the send in flight and record it: [(row, status)], or [] if none.  An
+        error of no known kind in the send is raised here, as the transport raised it."""
         if self.in_flight is None:
             return []
-        row, future = self.in_flight
-        self.in_flight = None
-        return [(row, record(row, future.result(), self.now))]
+        row, self.in_flight = self.in_flight, None
+        outcome, error = self.answers.get()
+        if error is not None:
+            raise error
+        return [(row, _noted(row, outcome, self.now))]
 
     def wait_quietly(self) -> None:
         """Leaving early (an error): let the send in flight end, record nothing (the
         transaction is not committed, so the row stays pending and is sent again)."""
         if self.in_flight is not None:
-            self.in_flight[1].exception()
             self.in_flight = None
+            self.answers.get()
 
 
-_SENDER = None
+def _noted(row, outcome: Exception | None, now: datetime) -> str:
+    """``record`` for a row of ``deliver_many``, but a send the relay took is only noted here
+    ("sent"): the batch's ``_write_sent`` writes those rows with one UPDATE and then gives
+    their objects the written values.  ``record`` set them through the ORM's instrumentation
+    and the rows then left the session (``expunge``): ~20 µs a mail in-process, for values
+    the database had anyway (issue 9, round 7).  A bounce or a temporary failure is
+    ``record``'s, written by the commit's flush."""
+    if outcome is None:
+        return "sent"
+    return record(row, outcome, now)
 
 
-def _sender():
-    """One thread per process that talks to the relay (made on first use, so after a fork)."""
+_SENDER: tuple[int, queue.SimpleQueue] | None = None  # (the process's id, its jobs)
+
+
+def _sender() -> queue.SimpleQueue:
+    """The queue of the one thread per process that talks to the relay (made on first use in
+    each process: a child forked after it was made has no such thread, so it makes its own).
+    Each job is (answers, transport, message, now); the thread puts ``attempt``'s (outcome,
+    None), or (None, the error it raised), on the job's ``answers``.
+
+    A plain queue and a daemon thread, not a ``ThreadPoolExecutor`` (issue 9, round 7): its
+    ``submit`` took two locks, made a future and a work item and probed its idle semaphore (a
+    Python ``Semaphore``: a condition and a lock), and ``result`` waited on the future's
+    condition (``submit`` alone was 3.8 % of a worker's samples in a profile).  Here a send is
+    one C-level ``put`` and ``get`` each way.  The order and the one-at-a-time rule are
+    ``_Sends``' (it puts a send only after the previous one's answer was taken)."""
     global _SENDER
-    if _SENDER is None:
-        from concurrent.futures import ThreadPoolExecutor
+    if _SENDER is None or _SENDER[0] != os.getpid():
+        jobs: queue.SimpleQueue = queue.SimpleQueue()
+        threading.Thread(target=_send_forever, args=(jobs,), name="chasqui-smtp",
+                         daemon=True).start()
+        _SENDER = (os.getpid(), jobs)
+    return _SENDER[1]
 
-        _SENDER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chasqui-smtp")
-    return _SENDER
+
+def _send_forever(jobs: queue.SimpleQueue) -> None:
+    while True:
+        answers, transport, message, now = jobs.get()
+        try:
+            answer = (attempt(transport, message, None, now), None)
+        except BaseException as error:  # noqa: BLE001 - handed to the batch, which raises it
+            answer = (None, error)
+        answers.put(answer)
+        del answers, transport, message, answer  # hold no mail while waiting for the next
 
 
 def deliver_many(db: Database, settings, outbox_ids, now: datetime,
@@ -295,15 +338,14 @@ def _write_sent(session, rows: list[OutboxRow], now: datetime) -> None:
     """Write the rows a batch sent with one UPDATE, in the batch's transaction, before its
     commit, so a crash before the commit still leaves them pending.
 
-    ``record`` set their values on the objects, which the commit's flush wrote through the
-    unit of work (7-9 % of a worker's CPU per mail in a profile, issue 9).  Here the same
-    values go out in one statement; then the objects leave the session, so the flush has
-    nothing left to look at.  Detached, they keep the values ``record`` set (the statuses the
-    batch returns are read from them) and are never added to a session again, so their
-    changes are not marked as the database's (which cost ~5 µs a mail, issue 9 round 6).
-    ``record`` added one to the attempts of each row, read and locked in this transaction,
-    which ``attempts + 1`` writes.  As the flush would (``StaleDataError``), a row the UPDATE
-    did not find fails the batch, which then commits nothing."""
+    The commit's flush wrote them through the unit of work (7-9 % of a worker's CPU per mail
+    in a profile, issue 9).  Here the same values go out in one statement: each row's attempts
+    plus one (read and locked in this transaction), "sent", ``now``, no error, as ``record``
+    writes a send the relay took.  The rows' objects were left unchanged (``_noted``), so the
+    flush has nothing to write for them; they are then given the written values as the
+    database's own (``set_committed_value``: no change for the flush, issue 9 round 7).  As the
+    flush would (``StaleDataError``), a row the UPDATE did not find fails the batch, which then
+    commits nothing."""
     if not rows:
         return
     ids = [row.id for row in rows]
@@ -311,7 +353,9 @@ def _write_sent(session, rows: list[OutboxRow], now: datetime) -> None:
     if marked != len(rows):
         raise RuntimeError(f"outbox: {len(rows)} rows sent, {marked} marked")
     for row in rows:
-        session.expunge(row)  # written: the commit's flush need not look at it again
+        for key, value in (("attempts", row.attempts + 1), ("status", "sent"), ("sent_at", now),
+                           ("last_error", None)):
+            set_committed_value(row, key, value)
 
 
 _OUTBOX = OutboxRow.__table__

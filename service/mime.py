@@ -159,16 +159,22 @@ def qp_body(data: bytes, maxlinelen: int) -> str:
         return ""
     if b"\r" in data:
         return _qp_escaped(_escaped(data), maxlinelen)
+    return "\n".join(_qp_lines(data.split(b"\n"), maxlinelen))  # a final b"" for the last break
+
+
+def _qp_lines(lines: list[bytes], maxlinelen: int) -> list[str]:
+    """The encodings of ``lines`` (no ``\\r`` or ``\\n`` in any), each as ``qp_body`` encodes
+    a line, remembered."""
     known = _QP_LINES.get(maxlinelen)
     if known is None or len(known) > _QP_LINES_KEPT:
         known = _QP_LINES[maxlinelen] = {}
     encoded = []
-    for line in data.split(b"\n"):  # a final b"" for the last line break, as body_encode's
+    for line in lines:
         text = known.get(line)
         if text is None:
             text = known[line] = _qp_escaped(_escaped(line), maxlinelen) if line else ""
         encoded.append(text)
-    return "\n".join(encoded)
+    return encoded
 
 
 # {maxlinelen: {line: its encoding}}; a dict that grows past the bound (a few MB of text: a
@@ -237,14 +243,15 @@ def encode_text(string: str, policy) -> tuple[str, str]:
             pass
         if policy.cte_type == "8bit":
             return "8bit", normal.decode("ascii", "surrogateescape")
-    sniff = b"\n".join(lines[:10]) + b"\n"
-    sniff_qp = qp_body(sniff, maxlen)
-    if len(sniff_qp) > len(binascii.b2a_base64(sniff)):
+    # qp_body of lines joined (each ended by a line break), encoded line by line without being
+    # joined and split again: after ``splitlines`` no line holds a line break (see qp_body)
+    sniff_qp = "\n".join(_qp_lines(lines[:10], maxlen)) + "\n"
+    if len(sniff_qp) > len(binascii.b2a_base64(b"\n".join(lines[:10]) + b"\n")):
         return "base64", _base64_body(normal, maxlen)
     if len(lines) <= 10:
         return "quoted-printable", sniff_qp
-    # qp_body(normal): the sniffed lines are encoded already (see qp_body)
-    return "quoted-printable", sniff_qp + qp_body(b"\n".join(lines[10:]) + b"\n", maxlen)
+    # qp_body(normal): the sniff's encoding, then the other lines' (see qp_body)
+    return "quoted-printable", sniff_qp + "\n".join(_qp_lines(lines[10:], maxlen)) + "\n"
 
 
 # --- the tree --------------------------------------------------------------------------------

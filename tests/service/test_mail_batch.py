@@ -222,3 +222,43 @@ def test_a_broker_outage_costs_the_dispatcher_one_try_for_all_its_batches():
     dispatcher.queue, dispatcher.client = "chasqui", Down()
     dispatcher(list(range(1, 3 * BATCH)))  # logged, not raised: the sweep delivers them
     assert Down.calls == 1
+
+
+def test_the_rows_a_batch_sent_are_written_by_one_update_and_hold_the_written_values(
+        app, new_game, queued, clock):
+    """Issue 9, round 7: a send the relay took is only noted; ``_write_sent``'s one UPDATE
+    writes every sent row (the commit's flush writes none of them again), and the rows'
+    objects then hold what was written, with no change left for a flush."""
+    new_game(players=4)
+    [batch] = queued
+    updates: list[str] = []
+    engine = svc(app).db.engine
+
+    def seen(conn, cursor, statement, parameters, context, executemany):
+        if statement.lstrip().upper().startswith("UPDATE"):
+            updates.append(statement)
+    held: list[OutboxRow] = []
+    real_write = delivery._write_sent
+
+    def write(session, rows, now):
+        real_write(session, rows, now)
+        assert not any(session.is_modified(row) for row in rows)
+        held.extend(rows)
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(delivery, "_write_sent", write)
+            statuses = delivered(app, batch, clock(), Relay({2: PermanentFailure("550 no")}))
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    assert list(statuses.values()) == ["sent", "bounced", "sent", "sent"]
+    # one UPDATE for the three sent rows, one (the flush's) for the bounce
+    assert len(updates) == 2, updates
+    stored = {r.id: r for r in rows(app, batch)}
+    assert [r.id for r in held] == [batch[0], batch[2], batch[3]]
+    for row in held:
+        db_row = stored[row.id]
+        assert (row.status, row.attempts, row.last_error) == ("sent", 1, None) == (
+            db_row.status, db_row.attempts, db_row.last_error)
+        assert utc(row.sent_at) == utc(db_row.sent_at) == clock()
+    assert (stored[batch[1]].status, stored[batch[1]].attempts) == ("bounced", 1)

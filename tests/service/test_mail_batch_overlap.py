@@ -4,6 +4,7 @@ own send's answer, after it came, and a relay that is unwell still stops the bat
 next mail goes out."""
 from __future__ import annotations
 
+import queue
 import threading
 import time
 
@@ -50,13 +51,13 @@ def test_an_overlapped_batch_sends_in_order_from_one_thread_and_marks_each_row_a
     new_game(players=4, clock={"per_decision_hours": 24, "bank_max_hours": 72})
     [batch] = queued
     relay = OverlappingRelay(slow=0.05)
-    real_record = delivery.record
+    real_noted = delivery._noted  # where a batch records each send's outcome (round 7)
 
-    def noted_record(row, outcome, now, own_attempt=True):
+    def noted_record(row, outcome, now):
         with relay.lock:
             relay.timeline.append(("marked", row.message_id))
-        return real_record(row, outcome, now, own_attempt)
-    monkeypatch.setattr(delivery, "record", noted_record)
+        return real_noted(row, outcome, now)
+    monkeypatch.setattr(delivery, "_noted", noted_record)
     statuses = delivered(app, batch, clock(), relay)
     assert list(statuses.values()) == ["sent"] * 4
     assert len(relay.threads) == 1 and threading.current_thread().name not in relay.threads
@@ -106,3 +107,36 @@ def test_a_relay_error_of_no_known_kind_leaves_the_whole_batch_pending(
     with pytest.raises(RuntimeError):  # it must reach the task, which is then retried
         delivered(app, batch, clock(), relay)
     assert [(r.status, r.attempts) for r in rows(app)] == [("pending", 0)] * 3
+
+
+def test_the_sender_thread_outlives_an_error_and_sends_the_next_batch_in_a_batch_of_its_own(
+        app, new_game, queued, clock):
+    """Issue 9, round 7: the sends go to one thread through a plain queue; an error raised in
+    it reaches its own batch only, and the same thread sends the next batch's mail."""
+    new_game(players=3)
+    new_game(players=4)
+    broken, healthy = queued
+    failing = OverlappingRelay({2: RuntimeError("the relay library broke")})
+    with pytest.raises(RuntimeError):
+        delivered(app, broken, clock(), failing)
+    relay = OverlappingRelay()
+    assert list(delivered(app, healthy, clock(), relay).values()) == ["sent"] * 4
+    assert relay.threads == failing.threads and len(relay.threads) == 1
+    assert [(r.status, r.attempts) for r in rows(app, broken)] == [("pending", 0)] * 3
+    assert [mid for what, mid in relay.timeline if what == "send"] == [
+        r.message_id for r in rows(app, healthy)]
+
+
+def test_a_forked_process_gets_a_sender_thread_of_its_own(monkeypatch):
+    """Issue 9, round 7: a child forked after its parent made the sender thread has no such
+    thread; its first batch must make its own rather than queue sends nobody takes."""
+    parents = delivery._sender()
+    assert delivery._sender() is parents
+    monkeypatch.setattr(delivery, "_SENDER", delivery._SENDER)  # the parent's, afterwards
+    monkeypatch.setattr(delivery.os, "getpid", lambda: -1)  # as seen from a forked child
+    childs = delivery._sender()
+    assert childs is not parents and delivery._sender() is childs
+    answers = queue.SimpleQueue()
+    childs.put((answers, OverlappingRelay(), "not a message", None))
+    outcome, error = answers.get(timeout=10)  # a thread took it (and the relay refused it)
+    assert outcome is None and error is not None

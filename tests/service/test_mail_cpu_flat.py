@@ -5,6 +5,7 @@ calls functions and macros as Jinja's ``Context.call`` does."""
 from __future__ import annotations
 
 import io
+import itertools
 from email import quoprimime
 from email.generator import BytesGenerator
 
@@ -111,3 +112,19 @@ def test_calls_in_the_mail_environment_give_what_jinjas_context_gives(app):
         mine = ours.overlay(autoescape=autoescape)
         assert mine.from_string(SOURCE).render(names) == theirs.from_string(SOURCE).render(
             names), autoescape
+
+
+def test_remembered_header_folds_are_each_policys_own(app, corpus):
+    """Issue 9, round 7: ``transport._headers`` remembers the bytes of headers stored as their
+    source, per policy: a mail written again (from what was remembered) and the same mail
+    under a 7bit policy (other folds for the same texts) are each the generator's bytes."""
+    for what, build in itertools.islice(corpus_mails(app, corpus), 20):
+        message = build()
+        for _ in range(2):
+            assert transport._flat_multipart(message) == generated(message), what
+        seven_bit = build()
+        seven_bit.policy = seven_bit.policy.clone(cte_type="7bit")
+        for part in seven_bit.iter_parts():
+            part.policy = seven_bit.policy
+        flat = transport._flat_multipart(seven_bit)
+        assert flat is None or flat == generated(seven_bit), what

@@ -56,3 +56,35 @@ def test_a_mails_spectator_link_is_the_one_the_watch_page_signs_and_reads(secret
     token = mailkit._spectate_token(secret_key, game_id)
     assert token == URLSafeSerializer(secret_key, salt=spectate.SALT).dumps(game_id)
     assert spectate.read_spectate_token(secret_key, token) == game_id
+
+
+# JSON as the signed data may hold it: strings with quotes, escapes, control characters and
+# non-ASCII text; ints of any size; and what the direct writer leaves to ``json.dumps``.
+JSON = st.one_of(st.text(), st.lists(st.one_of(st.text(), st.integers()), max_size=6),
+                 st.lists(st.one_of(st.text(max_size=5), st.integers(), st.booleans(), st.none(),
+                                    st.floats(allow_nan=False), st.lists(st.text(max_size=3))),
+                          max_size=6),
+                 st.dictionaries(st.text(max_size=5), st.integers(), max_size=3))
+
+
+@settings(max_examples=500, deadline=None)
+@given(data=JSON)
+def test_the_signed_json_is_the_compact_json_itsdangerous_writes(data):
+    """Issue 9, round 7: ``tokens._json`` writes strings and lists of strings and ints itself."""
+    import json
+
+    assert tokens._json(data) == json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(secret_key=st.one_of(KEYS, st.binary(max_size=100)), salt=st.text(max_size=30),
+       message=st.binary(max_size=300))
+def test_the_hmac_from_a_kept_keyed_hmac_is_hmac_sha1(secret_key, salt, message):
+    """Issue 9, round 7: each signature is a copy of an HMAC keyed once per key; using it
+    (a second message under the same key) must not change the next signature."""
+    import hmac
+
+    key = tokens._signing_key(secret_key, salt)
+    for text in (message, message + b"x", message):
+        assert tokens._signature(secret_key, salt, text) == hmac.digest(
+            key, text, "sha1")
