@@ -31,6 +31,8 @@ from email.headerregistry import AddressHeader, DateHeader, MessageIDHeader, Uns
 from email.message import EmailMessage
 from email.utils import format_datetime, parsedate_to_datetime
 
+from service.kept import Kept
+
 # --- headers ---------------------------------------------------------------------------------
 
 _WORDS = re.compile(r"[!-~]+(?: [!-~]+)*\Z")  # visible ASCII words, single spaces
@@ -166,21 +168,15 @@ def _qp_lines(lines: list[bytes], maxlinelen: int) -> list[str]:
     """The encodings of ``lines`` (no ``\\r`` or ``\\n`` in any), each as ``qp_body`` encodes
     a line, remembered."""
     known = _QP_LINES.get(maxlinelen)
-    if known is None or len(known) > _QP_LINES_KEPT:
-        known = _QP_LINES[maxlinelen] = {}
-    encoded = []
-    for line in lines:
-        text = known.get(line)
-        if text is None:
-            text = known[line] = _qp_escaped(_escaped(line), maxlinelen) if line else ""
-        encoded.append(text)
-    return encoded
+    if known is None:
+        known = _QP_LINES[maxlinelen] = Kept(
+            lambda line: _qp_escaped(_escaped(line), maxlinelen) if line else "", 10000)
+    return [known[line] for line in lines]
 
 
-# {maxlinelen: {line: its encoding}}; a dict that grows past the bound (a few MB of text: a
-# mail brings ~10 lines of its own, links and names) starts again empty.
-_QP_LINES: dict[int, dict[bytes, str]] = {}
-_QP_LINES_KEPT = 10000
+# {maxlinelen: {line: its encoding}}, each bounded (a few MB of text: a mail brings ~10 lines
+# of its own, links and names).
+_QP_LINES: dict[int, Kept] = {}
 
 
 def _qp_escaped(body: str, maxlinelen: int) -> str:

@@ -266,33 +266,10 @@ def _flat_multipart(message: EmailMessage) -> bytes | None:
 
 
 def _headers(message: EmailMessage, policy) -> bytes:
-    """The generator's ``_write_headers``: each header folded by the policy, then CRLF.
-
-    A header stored as its source (a ``str``: ``service.mime`` stores the plain ones so) is
-    folded once per (policy, name, value) and its bytes remembered (issue 9, round 7): half a
-    mail's headers (From, Date, MIME-Version, the parts' Content-Type, List-Id, ...) recur
-    from mail to mail, and folding a text is a pure function of it under an immutable policy.
-    A parsed header is folded by the policy each time (``MemoPolicy`` remembers its own)."""
-    known = _SOURCE_FOLDS.get(policy)
-    if known is None or len(known) > _SOURCE_FOLDS_KEPT:
-        known = _SOURCE_FOLDS[policy] = {}
-    lines = []
-    for name, value in message.raw_items():
-        if type(value) is str:
-            line = known.get((name, value))
-            if line is None:
-                line = known[(name, value)] = policy.fold_binary(name, value)
-        else:
-            line = policy.fold_binary(name, value)
-        lines.append(line)
-    lines.append(b"\r\n")
-    return b"".join(lines)
-
-
-# {policy: {(name, source text): its folded bytes}}; a dict past the bound (each mail brings
-# ~6 values of its own: Message-ID, Reply-To, List-Unsubscribe, ...) starts again empty.
-_SOURCE_FOLDS: dict = {}
-_SOURCE_FOLDS_KEPT = 10000
+    """The generator's ``_write_headers``: each header folded by the policy, then CRLF (the
+    mail's policy, ``mail.MemoPolicy``, remembers its folds)."""
+    return b"".join([policy.fold_binary(name, value) for name, value in message.raw_items()]
+                    + [b"\r\n"])
 
 
 def _crlf(text: str, linesep: str = "\r\n") -> str:

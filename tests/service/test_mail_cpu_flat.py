@@ -115,8 +115,8 @@ def test_calls_in_the_mail_environment_give_what_jinjas_context_gives(app):
 
 
 def test_remembered_header_folds_are_each_policys_own(app, corpus):
-    """Issue 9, round 7: ``transport._headers`` remembers the bytes of headers stored as their
-    source, per policy: a mail written again (from what was remembered) and the same mail
+    """Issue 9, round 7: the mail's policy (``mail.MemoPolicy``) remembers the bytes of headers
+    stored as their source, per policy: a mail written again (from what was remembered) and the same mail
     under a 7bit policy (other folds for the same texts) are each the generator's bytes."""
     for what, build in itertools.islice(corpus_mails(app, corpus), 20):
         message = build()
