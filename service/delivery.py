@@ -147,9 +147,16 @@ def record(row, outcome: Exception | None, now: datetime, own_attempt: bool = Tr
             row.next_attempt_at = now + backoff(row.attempts)
         log.info("%s %s will be retried: %s", type(row).__name__, row.id, outcome)
     else:
-        row.attempts += 1
-        row.status, row.sent_at, row.last_error = "sent", now, None
+        for name, value in _sent(row, now):
+            setattr(row, name, value)
     return row.status
+
+
+def _sent(row, now: datetime) -> tuple:
+    """What a send the relay took writes on its row: (column, value) pairs (``record``, and
+    ``_write_sent`` for a batch, whose UPDATE ``_MARK_SENT`` writes the same in SQL)."""
+    return (("attempts", row.attempts + 1), ("status", "sent"), ("sent_at", now),
+            ("last_error", None))
 
 
 class _Sends:
@@ -353,9 +360,8 @@ def _write_sent(session, rows: list[OutboxRow], now: datetime) -> None:
     if marked != len(rows):
         raise RuntimeError(f"outbox: {len(rows)} rows sent, {marked} marked")
     for row in rows:
-        for key, value in (("attempts", row.attempts + 1), ("status", "sent"), ("sent_at", now),
-                           ("last_error", None)):
-            set_committed_value(row, key, value)
+        for name, value in _sent(row, now):
+            set_committed_value(row, name, value)
 
 
 _OUTBOX = OutboxRow.__table__
