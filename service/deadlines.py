@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from service import store, timekeeping, vacation
@@ -21,19 +22,36 @@ SYSTEM = "system"
 
 
 def sweep(db: Database, now: datetime, domain: str, batch: int = 100) -> list[int]:
-    """Fire every due deadline; returns the outbox ids to dispatch after commit."""
+    """Fire every due deadline; returns the outbox ids to dispatch after commit.
+
+    A batch is one transaction.  Two sweepers firing timeouts in the same games each wait for
+    the other's new event; PostgreSQL then aborts one of them as a deadlock.  Nothing of that
+    batch was committed or dispatched, and its deadlines are still pending, so this sweep stops
+    there and the next one (a minute later) fires them."""
     outbox_ids: list[int] = []
     while True:
-        with db.unit_of_work() as session:
-            due = timekeeping.due_deadlines(session, now, limit=batch)
-            for deadline in due:
-                try:
-                    with session.begin_nested():
-                        outbox_ids += fire(session, deadline, now, domain)
-                except store.Conflict:
-                    log.info("deadline %s lost a race with a move; it will be re-checked", deadline.id)
+        try:
+            with db.unit_of_work() as session:
+                due = timekeeping.due_deadlines(session, now, limit=batch)
+                fired: list[int] = []
+                for deadline in due:
+                    try:
+                        with session.begin_nested():
+                            fired += fire(session, deadline, now, domain)
+                    except store.Conflict:
+                        log.info("deadline %s lost a race with a move; it will be re-checked",
+                                 deadline.id)
+        except OperationalError as error:
+            if getattr(error.orig, "sqlstate", None) not in _RETRIED_NEXT_SWEEP:
+                raise
+            log.info("a sweep's batch lost a deadlock with another sweeper; the next sweep fires it")
+            return outbox_ids
+        outbox_ids += fired
         if len(due) < batch:
             return outbox_ids
+
+
+_RETRIED_NEXT_SWEEP = {"40P01", "40001"}  # deadlock detected, serialization failure
 
 
 def fire(session: Session, deadline: DeadlineRow, now: datetime, domain: str) -> list[int]:
@@ -44,18 +62,29 @@ def fire(session: Session, deadline: DeadlineRow, now: datetime, domain: str) ->
         return vacation.end(session, loaded, deadline.seat, now, domain, SYSTEM, auto=True)
     still_open = (loaded.row.status == "active" and deadline.seat in game.to_act(state)
                   and game.decision_key(state, deadline.seat) == deadline.decision_key)
-    if not still_open:
+    clock = session.get(SeatClockRow, (loaded.row.id, deadline.seat)) if still_open else None
+    if clock is None or clock.due_at is None:  # no running clock: nothing to remind or time out
         deadline.status = "cancelled"
         return []
-    deadline.status = "done"
-    if deadline.kind.startswith("reminder"):
-        row = _outbox(loaded, loaded.seats[deadline.seat], deadline.kind.replace(":", "-"), now, domain)
-        session.add(row)
-        session.flush()
-        return [row.id]
+    timeout_at = store.utc(clock.due_at)
+    if deadline.kind.startswith("reminder") and timeout_at > now:
+        return _remind(session, loaded, deadline, timeout_at, now, domain)
+    deadline.status, deadline.kind, deadline.due_at = "done", "timeout", timeout_at
     if _vacation_left(session, loaded, deadline.seat, now):
         return vacation.start(session, loaded, deadline.seat, now, domain, SYSTEM, auto=True)
     return time_out(session, loaded, deadline.seat, now, domain, deadline.id)
+
+
+def _remind(session: Session, loaded: Loaded, deadline: DeadlineRow, timeout_at: datetime,
+            now: datetime, domain: str) -> list[int]:
+    """The seat's reminder mail; the same row then waits for the decision's next alarm (the
+    next reminder still ahead, else the timeout)."""
+    row = _outbox(loaded, loaded.seats[deadline.seat], deadline.kind.replace(":", "-"), now, domain)
+    session.add(row)
+    settings = timekeeping.clock_of(loaded.first.payload)
+    deadline.kind, deadline.due_at = timekeeping.next_alarm(timeout_at, settings.reminder_hours, now)
+    session.flush()
+    return [row.id]
 
 
 def _vacation_left(session: Session, loaded: Loaded, seat: int, now: datetime) -> bool:

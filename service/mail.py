@@ -31,7 +31,7 @@ from service.games import Loaded, thread_root
 from service.models import DeadlineRow, OutboxRow
 from service.presenter import seat_context, subject
 from service.store import utc
-from service.timekeeping import describe_left, format_due, zone_of
+from service.timekeeping import describe_left, format_due, timeout_of, zone_of
 
 
 class MemoPolicy(EmailPolicy):
@@ -176,26 +176,27 @@ def deadlines_for(session, loaded: Loaded, rows) -> dict:
     if not keys:
         return {}
     found: dict = {}
-    for seat, key, due in mail_sql.rows(session, _DEADLINES, {
+    for seat, key, kind, due in mail_sql.rows(session, _DEADLINES, {
             "game_id": loaded.row.id, "seats": sorted(keys),
             "keys": sorted(set(keys.values()))}):
         if keys.get(seat) == key:
-            found.setdefault(seat, due)
+            found.setdefault(seat, timeout_of(kind, due))
     return {seat: found.get(seat) for seat in keys}
 
 
 # Built once (expanding parameters): building the statement per call cost more than running it.
-# On PostgreSQL, the same statement as text on the driver (``mail_sql``).
+# On PostgreSQL, the same statement as text on the driver (``mail_sql``).  A decision's row
+# is its next alarm, whatever its status: its timeout follows from it (``timekeeping.timeout_of``)
+# and stays fixed, so a mail re-sent after the decision ended says the same thing.
 _DEADLINE = DeadlineRow.__table__.c
 _DEADLINES = mail_sql.Statement(
-    select(_DEADLINE.seat, _DEADLINE.decision_key, _DEADLINE.due_at).where(
+    select(_DEADLINE.seat, _DEADLINE.decision_key, _DEADLINE.kind, _DEADLINE.due_at).where(
         _DEADLINE.game_id == bindparam("game_id"),
         _DEADLINE.seat.in_(bindparam("seats", expanding=True)),
-        _DEADLINE.kind == "timeout",
         _DEADLINE.decision_key.in_(bindparam("keys", expanding=True))),
-    "SELECT deadlines.seat, deadlines.decision_key, deadlines.due_at FROM deadlines "
+    "SELECT deadlines.seat, deadlines.decision_key, deadlines.kind, deadlines.due_at FROM deadlines "
     "WHERE deadlines.game_id = {game_id:VARCHAR} AND deadlines.seat IN {seats:INTEGER} "
-    "AND deadlines.kind = 'timeout'::VARCHAR AND deadlines.decision_key IN {keys:VARCHAR}",
+    "AND deadlines.decision_key IN {keys:VARCHAR}",
     lists=("seats", "keys"))
 
 KIND_INTRO = {

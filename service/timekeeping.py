@@ -2,10 +2,14 @@
 
 Each seat has a Fischer-style time bank: when a new decision starts the seat gets
 ``per_decision`` added (capped at ``bank_max``), and the time spent is taken off when the
-decision ends.  Simultaneous decisions therefore run one clock per seat.  Reminders and the
-timeout are rows of ``deadlines`` (indexed by due time), written in the same transaction as
-the event that started the decision and cancelled in the same transaction as the move that
-ended it, so a reminder can never arrive after the player moved.
+decision ends.  Simultaneous decisions therefore run one clock per seat.  A seat's open
+decision has one row of ``deadlines`` (indexed by due time): its next alarm, a reminder or the
+timeout.  It is written in the same transaction as the event that started the decision and
+cancelled in the same transaction as the move that ended it, so a reminder can never arrive
+after the player moved; the sweep that sends a reminder moves the same row on to the next
+alarm (``next_alarm``).  One row per decision rather than one per reminder and timeout: a
+round of four seats wrote twelve rows and every move cancelled three (issue 9: about a sixth
+of a move's PostgreSQL time).
 
 A timeout is an event (``TurnTimedOut``) carrying the engine's safe default action, appended
 through the same optimistic seq as a move: a move committed first wins, and the sweep then
@@ -340,17 +344,32 @@ def _run(session: Session, clock, settings: ClockSettings, bank: timedelta, now:
     """Start the clock: the timeout and the reminders before it.  The deadline rows go to
     ``deadlines`` when given (the caller inserts them in one statement), else to the session."""
     clock.due_at = add_clock_time(now, bank, settings.weekend_pause)
-    rows = [{"game_id": clock.game_id, "seat": clock.seat, "kind": "timeout",
-             "decision_key": clock.decision_key, "due_at": clock.due_at, "status": "pending"}]
-    for hours in settings.reminder_hours:
-        due = clock.due_at - timedelta(hours=hours)
-        if due > now:
-            rows.append({"game_id": clock.game_id, "seat": clock.seat, "kind": f"reminder:{hours:g}",
-                         "decision_key": clock.decision_key, "due_at": due, "status": "pending"})
+    kind, due = next_alarm(clock.due_at, settings.reminder_hours, now)
+    row = {"game_id": clock.game_id, "seat": clock.seat, "kind": kind,
+           "decision_key": clock.decision_key, "due_at": due, "status": "pending"}
     if deadlines is not None:
-        deadlines.extend(rows)
+        deadlines.append(row)
     else:
-        session.add_all(DeadlineRow(**row) for row in rows)
+        session.add(DeadlineRow(**row))
+
+
+def next_alarm(due_at: datetime, reminder_hours: tuple[float, ...], now: datetime) -> tuple[str, datetime]:
+    """(kind, when) of a decision's next alarm after ``now``: the earliest reminder still
+    ahead (``reminder_hours`` run from most hours to fewest), else the timeout.  A reminder
+    whose moment has passed is skipped, so a late sweep sends one reminder, not a burst."""
+    for hours in reminder_hours:
+        when = due_at - timedelta(hours=hours)
+        if when > now:
+            return f"reminder:{hours:g}", when
+    return "timeout", due_at
+
+
+def timeout_of(kind: str, due_at: datetime) -> datetime:
+    """When the decision whose alarm this is times out: a reminder's moment is the timeout's
+    less its hours (``next_alarm``), so a row tells its decision's timeout at any stage."""
+    if kind.startswith("reminder:"):
+        return due_at + timedelta(hours=float(kind.partition(":")[2]))
+    return due_at
 
 
 # --- vacations: a stopped clock, from a budget that accrues with the game's age ---

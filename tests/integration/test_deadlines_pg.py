@@ -1,5 +1,6 @@
 """Issue 5 on PostgreSQL: several sweepers at once never fire a deadline twice
-(SELECT … FOR UPDATE SKIP LOCKED), and a timeout racing another is retried, not lost."""
+(SELECT … FOR UPDATE SKIP LOCKED), not even a decision's row that a reminder moved on to the
+next alarm, and a timeout racing another is retried, not lost."""
 from __future__ import annotations
 
 import threading
@@ -26,24 +27,27 @@ def test_concurrent_sweepers_fire_each_deadline_exactly_once(app):
             game_id, _ = create_game(session, "incan_gold", players, g, {}, "admin", now,
                                      "chasqui.it", clock={"vacation_days": 0})
             game_ids.append(game_id)
-    later = now + timedelta(hours=49)
     barrier = threading.Barrier(4)
     errors = []
 
-    def sweeper():
+    def sweeper(at):
         barrier.wait()
         try:
             with app.app_context():
-                deadlines.sweep(svc.db, later, "chasqui.it", batch=7)
+                deadlines.sweep(svc.db, at, "chasqui.it", batch=7)
         except Exception as error:  # noqa: BLE001
             errors.append(error)
 
-    threads = [threading.Thread(target=sweeper) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
+    # the 24 h reminders, the 2 h reminders (the same rows, moved on), then the timeouts
+    for hours in (25, 47, 49):
+        threads = [threading.Thread(target=sweeper, args=(now + timedelta(hours=hours),))
+                   for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not errors, errors
+    later = now + timedelta(hours=49)
     with app.app_context():
         deadlines.sweep(svc.db, later, "chasqui.it")  # picks up any timeout that lost a seq race
     with svc.db.reading() as session:

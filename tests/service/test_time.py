@@ -1,8 +1,11 @@
 """Issue 5, clocks: time banks, reminders at marks, timeouts as events, no stalled games."""
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlalchemy import select
 
 from service import deadlines
@@ -85,6 +88,81 @@ def test_no_reminder_after_the_player_moved(app, client, clock, new_game):
 
 
 NO_VACATION = {"vacation_days": 0}
+
+
+def pending_alarms(app, game_id, seat):
+    with app.extensions["chasqui"].db.reading() as session:
+        return [(d.kind, d.due_at.replace(tzinfo=None)) for d in session.scalars(select(DeadlineRow).where(
+            DeadlineRow.game_id == game_id, DeadlineRow.seat == seat, DeadlineRow.status == "pending"))]
+
+
+def test_a_decision_has_one_deadline_row_that_moves_on_to_each_alarm(app, client, clock, admin_headers, new_game):
+    """Reminders at 24 h and 2 h before the 48 h deadline, then the timeout: one row, moved on
+    by the sweep that fired the alarm before (issue 9: a third of the rows to write and cancel)."""
+    data, _ = new_game(players=3, clock=NO_VACATION)
+    start = clock().replace(tzinfo=None)
+    assert pending_alarms(app, data["id"], 0) == [("reminder:24", start + 24 * HOUR)]
+    clock.advance(24 * HOUR + timedelta(minutes=1))
+    assert len(sweep(app, clock)) == 3
+    assert pending_alarms(app, data["id"], 0) == [("reminder:2", start + 46 * HOUR)]
+    clock.advance(22 * HOUR)
+    assert len(sweep(app, clock)) == 3
+    assert pending_alarms(app, data["id"], 0) == [("timeout", start + 48 * HOUR)]
+    clock.advance(2 * HOUR)
+    sweep(app, clock)
+    events = status(client, admin_headers, data["id"])["events"]
+    assert {e["payload"]["seat"] for e in events if e["kind"] == "TurnTimedOut"} == {0, 1, 2}
+
+
+def test_a_sweep_after_the_time_ran_out_sends_no_reminder_only_the_timeout(app, client, clock, admin_headers, new_game):
+    """The sweep ran late (the service was down): a reminder now would say time is left."""
+    data, _ = new_game(players=3, clock=NO_VACATION)
+    clock.advance(49 * HOUR)
+    sweep(app, clock)
+    assert not [m for m in mails(app, "p0@example.com") if ".reminder-" in m["Message-ID"]]
+    events = status(client, admin_headers, data["id"])["events"]
+    assert len([e for e in events if e["kind"] == "TurnTimedOut"]) == 3
+
+
+class _DriverError(Exception):
+    def __init__(self, sqlstate):
+        super().__init__(sqlstate)
+        self.sqlstate = sqlstate
+
+
+def test_a_sweep_that_loses_a_deadlock_leaves_its_batch_pending_for_the_next(app, clock, new_game, monkeypatch):
+    """Two sweepers timing out seats of the same games wait on each other's new events and
+    PostgreSQL aborts one: nothing of that batch is kept, and the next sweep fires it."""
+    from sqlalchemy.exc import OperationalError
+
+    data, _ = new_game(players=3, clock=NO_VACATION)
+    clock.advance(24 * HOUR + timedelta(minutes=1))
+    real_fire = deadlines.fire
+
+    def deadlocked(session, deadline, now, domain):
+        real_fire(session, deadline, now, domain)
+        raise OperationalError("UPDATE deadlines", {}, _DriverError("40P01"))
+
+    monkeypatch.setattr(deadlines, "fire", deadlocked)
+    assert sweep(app, clock) == []
+    assert len(mails(app, "p0@example.com")) == 1, "the turn mail only: no reminder was kept"
+    assert pending_alarms(app, data["id"], 0)[0][0] == "reminder:24"
+    monkeypatch.setattr(deadlines, "fire", real_fire)
+    assert len(sweep(app, clock)) == 3
+
+
+def test_a_sweep_raises_a_database_error_that_is_not_a_lost_race(app, clock, new_game, monkeypatch):
+    from sqlalchemy.exc import OperationalError
+
+    new_game(players=3, clock=NO_VACATION)
+    clock.advance(24 * HOUR + timedelta(minutes=1))
+
+    def broken(*_args):
+        raise OperationalError("SELECT", {}, _DriverError("08006"))  # connection failure
+
+    monkeypatch.setattr(deadlines, "fire", broken)
+    with pytest.raises(OperationalError):
+        sweep(app, clock)
 
 
 def test_a_timeout_is_an_event_with_the_default_action_and_everyone_is_told(app, client, clock, admin_headers, new_game):
@@ -330,3 +408,21 @@ def test_a_games_clock_options_are_read_alike_whether_or_not_they_were_seen_befo
         clock_of({"clock": {"weekend_pause": True, "reminder_hours": 24}})
     assert clock_of({}) == clock_of({"clock": None}) == ClockSettings()
     assert clock_of({"clock": {"per_decision_hours": 12}}).per_decision_hours == 12
+
+
+@given(marks=st.lists(st.integers(1, 200), max_size=4).map(lambda m: tuple(sorted(set(m), reverse=True))),
+       opened_hours_before=st.floats(0, 300), fired_hours_later=st.floats(0, 300))
+def test_every_alarm_of_a_decision_tells_its_timeout(marks, opened_hours_before, fired_hours_later):
+    """A decision's one row moves from alarm to alarm; whichever it holds (cancelled there or
+    not), the mail's deadline read from it is the decision's timeout."""
+    from service.timekeeping import next_alarm, timeout_of
+
+    due = datetime(2026, 12, 4, 12, 0, tzinfo=timezone.utc)
+    now = due - timedelta(hours=opened_hours_before)
+    kind, when = next_alarm(due, marks, now)
+    assert timeout_of(kind, when) == due
+    assert when > now or kind == "timeout"
+    later = now + timedelta(hours=fired_hours_later)
+    if kind != "timeout" and when <= later:  # a sweep fired that reminder: the row moves on
+        next_kind, next_when = next_alarm(due, marks, later)
+        assert timeout_of(next_kind, next_when) == due and next_when >= when
