@@ -42,7 +42,7 @@ def sweep(db: Database, now: datetime, domain: str, batch: int = 100) -> list[in
                         log.info("deadline %s lost a race with a move; it will be re-checked",
                                  deadline.id)
         except OperationalError as error:
-            if getattr(error.orig, "sqlstate", None) not in _RETRIED_NEXT_SWEEP:
+            if not store.lost_a_race(error):
                 raise
             log.info("a sweep's batch lost a deadlock with another sweeper; the next sweep fires it")
             return outbox_ids
@@ -50,8 +50,6 @@ def sweep(db: Database, now: datetime, domain: str, batch: int = 100) -> list[in
         if len(due) < batch:
             return outbox_ids
 
-
-_RETRIED_NEXT_SWEEP = {"40P01", "40001"}  # deadlock detected, serialization failure
 
 
 def fire(session: Session, deadline: DeadlineRow, now: datetime, domain: str) -> list[int]:

@@ -42,7 +42,7 @@ from datetime import datetime
 
 import orjson
 from sqlalchemy import Table
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -50,7 +50,7 @@ from engine.text import phrase
 from service import driver_sql
 from service.models import DeadlineRow, EventRow, OutboxRow, SeatClockRow, SeatRow
 from service.snapshots import KEEP
-from service.store import Conflict
+from service.store import Conflict, lost_a_race
 from service.timekeeping import CLOCK_FIELDS, _sync_objects, sync_cancelled
 
 _RECORD_TYPES = {int: "integer", str: "text", datetime: "timestamptz", bool: "boolean"}
@@ -182,6 +182,10 @@ class Writes:
                                           returning=bool(self.outbox))
         except IntegrityError as error:
             if not self.events:
+                raise
+            raise Conflict(phrase("the game moved on; reload and try again")) from error
+        except OperationalError as error:  # a deadlock with the sweep's timeout of this seat
+            if not lost_a_race(error):
                 raise
             raise Conflict(phrase("the game moved on; reload and try again")) from error
         ids: list[int] = []

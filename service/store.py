@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from sqlalchemy import or_, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from engine import canonical_json
@@ -26,6 +26,18 @@ SCHEMA_VERSION = 1
 
 class Conflict(Refusal):
     """The game moved on: another event took the seq this writer expected."""
+
+
+# PostgreSQL's "deadlock detected" and "could not serialize": two writers of one game each
+# waited for the other (a move and the sweep's timeout of the same seat, each holding a row
+# the other writes), and the database aborted one.  Its transaction wrote nothing.
+_LOST_RACES = frozenset({"40P01", "40001"})
+
+
+def lost_a_race(error: DBAPIError) -> bool:
+    """Whether ``error`` aborted a writer for a race with another (see ``_LOST_RACES``), which
+    is the same news as a ``Conflict``, not a fault."""
+    return getattr(error.orig, "sqlstate", None) in _LOST_RACES
 
 
 @dataclass(frozen=True)
@@ -200,6 +212,10 @@ def append(session: Session, game_id: str, expected_seq: int, prev_hash: str, ki
         try:
             taken = execute_core(session, _append_statement(dialect), values).first() is None
         except IntegrityError as error:  # e.g. no such game (foreign key)
+            raise Conflict(phrase("the game moved on; reload and try again")) from error
+        except OperationalError as error:
+            if not lost_a_race(error):
+                raise
             raise Conflict(phrase("the game moved on; reload and try again")) from error
         if taken:
             raise Conflict(phrase("the game moved on; reload and try again"))

@@ -1,18 +1,23 @@
 """Issue 5 on PostgreSQL: several sweepers at once never fire a deadline twice
 (SELECT … FOR UPDATE SKIP LOCKED), not even a decision's row that a reminder moved on to the
-next alarm, and a timeout racing another is retried, not lost."""
+next alarm; a timeout racing another is retried, not lost; and a move and a timeout that
+deadlock on each other end as a lost race for one of them, never a server error."""
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
+from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, text
 
-from service import deadlines
+from service import deadlines, store, timekeeping
 from service.games import create_game
 from service.models import DeadlineRow, EventRow, OutboxRow
+from tests.conftest import secret_from_url
+from tests.integration.conftest import ADMIN
 
 pytestmark = pytest.mark.integration
 
@@ -61,3 +66,69 @@ def test_concurrent_sweepers_fire_each_deadline_exactly_once(app):
     per_seat = Counter((e.game_id, e.payload["seat"]) for e in timeouts)
     assert set(per_seat.values()) == {1}, "one timeout per seat and decision"
     assert len(per_seat) == 30
+
+
+@contextmanager
+def _a_move_waiting_for_the_sweep(app):
+    """A new game; the sweep (this unit of work) holds seat 0's due deadline, and seat 0's
+    move, in a thread, has written its event and waits for that row.  Yields (session, the
+    deadline, the moment the sweep runs at, the move's answers, the game's id)."""
+    svc = app.extensions["chasqui"]
+    client = app.test_client()
+    created = client.post("/api/games", headers={"Authorization": f"Bearer {ADMIN}"}, json={
+        "game": "incan_gold", "seed": 3, "clock": {"vacation_days": 0},
+        "players": [{"name": f"P{i}", "email": f"p{i}@example.org"} for i in range(3)]}).get_json()
+    secret = secret_from_url(created["seats"][0]["play_url"])
+    later = svc.clock() + timedelta(hours=49)
+    answers: list = []
+    with app.app_context(), svc.db.unit_of_work() as session:
+        deadline = next(d for d in timekeeping.due_deadlines(session, later) if d.seat == 0)
+        mover = threading.Thread(target=lambda: answers.append(client.post(
+            f"/api/play/{secret}", json={"action": {"type": "stay"}, "seq": 1})))
+        mover.start()
+        _wait_for_a_lock_wait(svc.db)
+        yield session, deadline, later, answers, created["id"]
+    mover.join()
+
+
+def _kinds(app, game_id: str) -> list[str]:
+    with app.extensions["chasqui"].db.reading() as session:
+        return list(session.scalars(select(EventRow.kind).where(EventRow.game_id == game_id)
+                                    .order_by(EventRow.seq)))
+
+
+def test_a_move_deadlocked_with_the_sweeps_timeout_is_a_conflict_and_writes_nothing(app):
+    """The player moves in the very moment the sweep times the seat out: the move has written
+    its event and waits for the deadline row the sweep holds, the sweep's timeout event waits
+    for the move's.  PostgreSQL aborts the one that waited first, here the move: the player is
+    told the game moved on (409), not shown a server error, and the timeout stands alone."""
+    with _a_move_waiting_for_the_sweep(app) as (session, deadline, later, answers, game_id):
+        deadlines.fire(session, deadline, later, "chasqui.it")
+    assert answers[0].status_code == 409, answers[0].get_json()
+    assert "moved on" in answers[0].get_json()["error"]
+    assert _kinds(app, game_id) == ["GameCreated", "TurnTimedOut"]
+
+
+def test_a_timeout_deadlocked_with_the_players_move_gives_way_and_the_move_stands(app):
+    """The same race, with the sweep the one aborted: its timeout is a lost race (the seat's
+    deadline stays for the next sweep to re-check), and the player's move is taken."""
+    with _a_move_waiting_for_the_sweep(app) as (session, deadline, later, answers, game_id):
+        session.execute(text("SET LOCAL deadlock_timeout = '10ms'"))  # this side checks first
+        with pytest.raises(store.Conflict), session.begin_nested():
+            deadlines.fire(session, deadline, later, "chasqui.it")
+    assert answers[0].status_code == 200, answers[0].get_json()
+    assert _kinds(app, game_id) == ["GameCreated", "MoveMade"]
+    with app.extensions["chasqui"].db.reading() as session:
+        assert [d.status for d in session.scalars(select(DeadlineRow).where(
+            DeadlineRow.game_id == game_id, DeadlineRow.seat == 0))] == ["cancelled"], \
+            "the move closed the decision"
+
+
+def _wait_for_a_lock_wait(db) -> None:
+    with db.engine.connect() as connection:
+        for _ in range(200):
+            if connection.execute(text("SELECT count(*) FROM pg_stat_activity "
+                                       "WHERE wait_event_type = 'Lock' AND datname = current_database()")).scalar():
+                return
+            time.sleep(0.02)
+    raise AssertionError("the move never waited for the sweep's lock")
