@@ -10,8 +10,9 @@ from engine import get_game
 from engine.text import phrase
 from service import move_reads, move_writes
 from service.app import Services
-from service.games import Loaded, Outcome, load, submit_move
+from service.games import Loaded, Outcome, StaleMove, load, submit_move
 from service.models import GameRow, MailPreferenceRow, SeatClockRow, SeatRow
+from service.store import Conflict
 from service.timekeeping import CLOCK_FIELDS, Clock
 from service.tokens import BadSecret, nonce_matches, read_secret
 
@@ -90,13 +91,37 @@ def make_move(svc: Services, secret: str, action, seq) -> Outcome:
     read (``move_reads``) and one write (``move_writes``, atomic by itself), in autocommit,
     which saves the BEGIN and COMMIT round trips (``move_writes`` says why that is the same).
     When the one read cannot serve (and on SQLite) the move runs as a unit of work that reads
-    and writes the ORM way, as every other command does."""
+    and writes the ORM way, as every other command does.
+
+    A move that loses the race for the next seq to another command (``store.Conflict``, not a
+    ``StaleMove``) is judged again on the new head: in a simultaneous decision, players who
+    press at the same instant each answered what is still true, and ``is_fresh`` takes a choice
+    on a state only others changed since.  A double click or a move overtaken by a new
+    decision is then refused as stale, as it would have been had it come second."""
+    for attempt in range(RACES_RETRIED + 1):
+        try:
+            outcome = _attempt(svc, secret, action, seq)
+            break
+        except StaleMove:
+            raise
+        except Conflict:
+            if attempt == RACES_RETRIED:
+                raise
+    svc.dispatch(outcome.outbox_ids)
+    return outcome
+
+
+# Each retry follows a command that did commit, so this bounds only a pathological pile-up:
+# Incan Gold's eight players all choosing at one instant lose at most seven races.
+RACES_RETRIED = 8
+
+
+def _attempt(svc: Services, secret: str, action, seq) -> Outcome:
     outcome = _in_two_statements(svc, secret, action, seq) if svc.db.postgres else None
     if outcome is None:
         with svc.db.unit_of_work() as session:
             found = _resolve(session, svc.settings.secret_key, secret)
             outcome = _submit(session, svc, found, action, seq)
-    svc.dispatch(outcome.outbox_ids)
     return outcome
 
 

@@ -85,6 +85,33 @@ def test_a_hundred_concurrent_posts_of_one_move_make_exactly_one_event(app):
     assert queued == []  # seat 0's secret choice owes nobody a mail
 
 
+def test_players_choosing_at_the_same_instant_in_a_simultaneous_decision_all_get_in(app):
+    """Incan Gold's stay-or-leave is one secret choice per player, each answered on the state
+    its mail showed (rules: all players decide at once).  Players pressing at the same instant
+    race for the next seq; the loser's choice is still fresh (only others moved since), so it is
+    taken on the new head instead of being refused with "the game moved on"."""
+    capture_dispatch(app)
+    games = [create_game(app.test_client()) for _ in range(5)]
+    results: list[tuple[int, object]] = []
+    barrier = threading.Barrier(len(games) * 4)
+
+    with ServedApp(app) as served:
+        def choose(secret):
+            barrier.wait(30)
+            results.append(served.post_json(f"/api/play/{secret}",
+                                            {"action": {"type": "stay"}, "seq": 1}))
+
+        threads = [threading.Thread(target=choose, args=(secret,))
+                   for _game_id, secrets in games for secret in secrets]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+    assert Counter(status for status, _ in results) == {200: len(games) * 4}, results
+    for game_id, _secrets in games:
+        assert event_count(app, game_id) >= 5  # created, four choices (then the round's cards)
+
+
 # --- 5. a crawler that follows every link in every mail -------------------------------------
 
 HREF = re.compile(r'href="([^"]+)"')
