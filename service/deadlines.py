@@ -51,7 +51,6 @@ def sweep(db: Database, now: datetime, domain: str, batch: int = 100) -> list[in
             return outbox_ids
 
 
-
 def fire(session: Session, deadline: DeadlineRow, now: datetime, domain: str) -> list[int]:
     loaded = load(session, deadline.game_id)
     game, state = loaded.game, loaded.state
