@@ -15,6 +15,8 @@ from sqlalchemy import JSON, create_engine, event, exc
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
+from engine.text import phrase
+from service.refusals import Conflict
 from service.statement_session import StatementSession
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -153,6 +155,18 @@ def _psycopg_json(value):
     return Json(value)
 
 
+# PostgreSQL's "deadlock detected" and "could not serialize": two writers of one game each
+# waited for the other (a move and the sweep's timeout of the same seat, each holding a row
+# the other writes), and the database aborted one.  Its transaction wrote nothing.
+_LOST_RACES = frozenset({"40P01", "40001"})
+
+
+def lost_a_race(error: exc.DBAPIError) -> bool:
+    """Whether ``error`` aborted a writer for a race with another (see ``_LOST_RACES``), which
+    is the same news as a taken seq, not a fault."""
+    return getattr(error.orig, "sqlstate", None) in _LOST_RACES
+
+
 class Database:
     def __init__(self, url: str):
         self.url = url
@@ -197,10 +211,18 @@ class Database:
 
     @contextmanager
     def unit_of_work(self) -> Iterator[Session]:
+        """A command's transaction.  One that PostgreSQL aborted for waiting on another writer
+        that waited on it (``lost_a_race``) wrote nothing and is refused as a ``Conflict``,
+        which every command already answers ("the game moved on"), not as a server error."""
         session = self.sessions()
         try:
             yield session
             session.commit()
+        except exc.OperationalError as error:
+            session.rollback()
+            if not lost_a_race(error):
+                raise
+            raise Conflict(phrase("the game moved on; reload and try again")) from error
         except BaseException:
             session.rollback()
             raise

@@ -8,7 +8,6 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
-from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from service import store, timekeeping, vacation
@@ -41,9 +40,7 @@ def sweep(db: Database, now: datetime, domain: str, batch: int = 100) -> list[in
                     except store.Conflict:
                         log.info("deadline %s lost a race with a move; it will be re-checked",
                                  deadline.id)
-        except OperationalError as error:
-            if not store.lost_a_race(error):
-                raise
+        except store.Conflict:  # the unit of work lost a deadlock (``Database.unit_of_work``)
             log.info("a sweep's batch lost a deadlock with another sweeper; the next sweep fires it")
             return outbox_ids
         outbox_ids += fired

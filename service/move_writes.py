@@ -50,7 +50,8 @@ from engine.text import phrase
 from service import driver_sql
 from service.models import DeadlineRow, EventRow, OutboxRow, SeatClockRow, SeatRow
 from service.snapshots import KEEP
-from service.store import Conflict, lost_a_race
+from service.db import lost_a_race
+from service.store import Conflict
 from service.timekeeping import CLOCK_FIELDS, _sync_objects, sync_cancelled
 
 _RECORD_TYPES = {int: "integer", str: "text", datetime: "timestamptz", bool: "boolean"}

@@ -19,3 +19,8 @@ class Refusal(Exception):
     def __init__(self, said: Phrase):
         super().__init__(render(said))
         self.say = said
+
+
+class Conflict(Refusal):
+    """The game moved on: another writer got there first (it took the seq this writer
+    expected, or the database aborted this one of two writers that waited for each other)."""

@@ -11,33 +11,17 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from sqlalchemy import or_, select
-from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from engine import canonical_json
 from engine.text import phrase
-from service.db import execute_core
+from service.db import execute_core, lost_a_race
 from service.models import EventRow
-from service.refusals import Refusal
+from service.refusals import Conflict
 
 GENESIS = "0" * 64
 SCHEMA_VERSION = 1
-
-
-class Conflict(Refusal):
-    """The game moved on: another event took the seq this writer expected."""
-
-
-# PostgreSQL's "deadlock detected" and "could not serialize": two writers of one game each
-# waited for the other (a move and the sweep's timeout of the same seat, each holding a row
-# the other writes), and the database aborted one.  Its transaction wrote nothing.
-_LOST_RACES = frozenset({"40P01", "40001"})
-
-
-def lost_a_race(error: DBAPIError) -> bool:
-    """Whether ``error`` aborted a writer for a race with another (see ``_LOST_RACES``), which
-    is the same news as a ``Conflict``, not a fault."""
-    return getattr(error.orig, "sqlstate", None) in _LOST_RACES
 
 
 @dataclass(frozen=True)

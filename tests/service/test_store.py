@@ -124,3 +124,34 @@ def test_an_append_is_undone_when_its_unit_of_work_fails_later(db):
             store.append(session, "g1", 4, head.hash, "MoveMade", {"seat": 0}, "seat:0", NOW)
             raise RuntimeError("something after the append failed")
     assert len(load(db, "g1")) == 3
+
+
+class _DriverError(Exception):
+    def __init__(self, sqlstate):
+        super().__init__(sqlstate)
+        self.sqlstate = sqlstate
+
+
+@pytest.mark.parametrize("sqlstate", ["40P01", "40001"])  # deadlock detected, could not serialize
+def test_a_unit_of_work_the_database_aborted_for_a_race_is_a_conflict_and_writes_nothing(db, sqlstate):
+    """Two writers of one game that wait for each other (a vacation switch and the sweep's
+    timeout of that seat): the one PostgreSQL aborts is told the game moved on, as a writer
+    that lost the seq is, never a server error; nothing of its transaction stays."""
+    from sqlalchemy.exc import OperationalError
+
+    with pytest.raises(store.Conflict, match="moved on"):
+        with db.unit_of_work() as session:
+            session.add(GameRow(id="raced", game="incan_gold", status="active", head_seq=0,
+                                created_at=NOW, updated_at=NOW))
+            session.flush()
+            raise OperationalError("UPDATE deadlines", {}, _DriverError(sqlstate))
+    with db.reading() as session:
+        assert session.get(GameRow, "raced") is None
+
+
+def test_a_unit_of_work_that_failed_otherwise_keeps_its_database_error(db):
+    from sqlalchemy.exc import OperationalError
+
+    with pytest.raises(OperationalError):
+        with db.unit_of_work():
+            raise OperationalError("SELECT 1", {}, _DriverError("08006"))  # connection failure
