@@ -35,7 +35,7 @@ from service import mail_reads, mail_sql, mailkit
 from service.db import Database
 from service.games import load
 from service.mail import build_message, deadlines_for
-from service.models import OutboxRow
+from service.models import OutboxRow, SeatClockRow
 from service.transport import LocalMailbox, PermanentFailure, SmtpTransport, TemporaryFailure
 
 log = logging.getLogger(__name__)
@@ -82,6 +82,10 @@ def deliver(db: Database, settings, outbox_id: int, now: datetime, transport=Non
                    OutboxRow.kind != "digest", OutboxRow.next_attempt_at <= now)
             .order_by(OutboxRow.id).limit(BATCH_LIMIT)
             .with_for_update(skip_locked=True)))
+        withdrawn = withdrawn_reminders(session, loaded, [row, *siblings])
+        if row in withdrawn:
+            return row.status
+        siblings = [sibling for sibling in siblings if sibling not in withdrawn]
         rows = [row, *siblings]
         zones: dict = {}
         languages = mailkit.languages_for(session, rows, zones)
@@ -100,6 +104,31 @@ def deliver(db: Database, settings, outbox_id: int, now: datetime, transport=Non
                 log.exception("outbox %s left to its own task", sibling.id)
                 break
         return status
+
+
+def withdrawn_reminders(session, loaded, rows: list[OutboxRow]) -> list[OutboxRow]:
+    """The reminders among ``rows`` whose decision closed after they were queued (the seat
+    moved, the game paused or ended), marked ``cancelled`` and not to be sent: a reminder says
+    the move is still open, and one that waited (behind a broker outage, or a relay's 4xx and
+    its backoff) must not arrive after the player moved.  ``loaded``: the game at the rows'
+    seq; its row is the game as it is now, and the seat's clock holds the decision open now."""
+    reminders = [row for row in rows if row.kind.startswith("reminder")]
+    if not reminders:
+        return []
+    game, state = loaded.game, loaded.state
+    then = {row.seat: game.decision_key(state, row.seat) for row in reminders
+            if row.seat in game.to_act(state)}
+    now_open = {} if loaded.row.status != "active" else dict(session.execute(
+        select(SeatClockRow.seat, SeatClockRow.decision_key).where(
+            SeatClockRow.game_id == loaded.row.id, SeatClockRow.seat.in_(sorted(then)))).all())
+    withdrawn = [row for row in reminders
+                 if row.seat not in then or now_open.get(row.seat) != then[row.seat]]
+    for row in withdrawn:
+        row.status, row.last_error = "cancelled", WITHDRAWN
+    return withdrawn
+
+
+WITHDRAWN = "not sent: the decision closed before the reminder went out"
 
 
 def _deliver_row(settings, transport, session, loaded, row: OutboxRow, now: datetime,
@@ -294,6 +323,10 @@ def deliver_many(db: Database, settings, outbox_ids, now: datetime,
             try:
                 loaded = None if key[0] == "digest" else load(session, key[0], upto=key[1],
                                                                 seats=batch.seats.get(key[0]))
+                if loaded is not None:
+                    withdrawn = withdrawn_reminders(session, loaded, group)
+                    statuses.update((row.id, row.status) for row in withdrawn)
+                    group = groups[key] = [row for row in group if row not in withdrawn]
                 deadlines = {} if loaded is None else deadlines_for(session, loaded, group)
             except Exception:  # noqa: BLE001 - one broken game must not hold back the others
                 log.exception("outbox %s left pending: the game could not be loaded",

@@ -90,6 +90,35 @@ def test_no_reminder_after_the_player_moved(app, client, clock, new_game):
 NO_VACATION = {"vacation_days": 0}
 
 
+@pytest.mark.parametrize("path", ["deliver", "deliver_many"])  # a row's own task; a batch's
+def test_a_reminder_that_waited_is_not_sent_after_the_player_moved(app, client, clock, new_game, path):
+    """The sweep queued the reminders; the mail went out later (a broker outage, a relay's 4xx
+    and its backoff), and seat 0 moved in between: its reminder, which would say the move is
+    still open, is withdrawn, while the others' still go."""
+    from service import delivery
+    from service.models import OutboxRow
+
+    data, secrets = new_game(players=3)
+    svc = app.extensions["chasqui"]
+    clock.advance(24 * HOUR + timedelta(minutes=1))
+    with app.app_context():
+        queued = deadlines.sweep(svc.db, clock(), svc.settings.mail_domain)  # not yet sent
+    assert len(queued) == 3
+    assert client.post(f"/api/play/{secrets[0]}", json={"action": {"type": "stay"}, "seq": 1}).status_code == 200
+    with app.app_context():
+        if path == "deliver":
+            statuses = {i: delivery.deliver(svc.db, svc.settings, i, clock()) for i in queued}
+        else:
+            statuses = delivery.deliver_many(svc.db, svc.settings, queued, clock())
+    with svc.db.reading() as session:
+        rows = {session.get(OutboxRow, i).seat: session.get(OutboxRow, i) for i in queued}
+    assert (rows[0].status, rows[0].last_error) == ("cancelled", delivery.WITHDRAWN)
+    assert statuses[rows[0].id] == "cancelled"
+    assert [rows[1].status, rows[2].status] == ["sent", "sent"]
+    assert not [m for m in mails(app, "p0@example.com") if ".reminder-" in m["Message-ID"]]
+    assert [m for m in mails(app, "p1@example.com") if ".reminder-24@" in m["Message-ID"]]
+
+
 def pending_alarms(app, game_id, seat):
     with app.extensions["chasqui"].db.reading() as session:
         return [(d.kind, d.due_at.replace(tzinfo=None)) for d in session.scalars(select(DeadlineRow).where(
