@@ -10,7 +10,7 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from service import store, timekeeping, vacation
+from service import preferences, store, timekeeping, vacation
 from service.db import Database
 from service.games import Loaded, _outbox, _queue_mail, listed_or_first, load, play_bots, record_move
 from service.models import DeadlineRow, OutboxRow, SeatClockRow
@@ -71,12 +71,15 @@ def fire(session: Session, deadline: DeadlineRow, now: datetime, domain: str) ->
 
 def _remind(session: Session, loaded: Loaded, deadline: DeadlineRow, timeout_at: datetime,
             now: datetime, domain: str) -> list[int]:
-    """The seat's reminder mail; the same row then waits for the decision's next alarm (the
-    next reminder still ahead, else the timeout)."""
-    row = _outbox(loaded, loaded.seats[deadline.seat], deadline.kind.replace(":", "-"), now, domain)
-    session.add(row)
+    """The seat's reminder mail (none to a seat that unsubscribed); the same row then waits
+    for the decision's next alarm (the next reminder still ahead, else the timeout)."""
+    kind = deadline.kind.replace(":", "-")
     settings = timekeeping.clock_of(loaded.first.payload)
     deadline.kind, deadline.due_at = timekeeping.next_alarm(timeout_at, settings.reminder_hours, now)
+    if not preferences.wants_reminders(session, loaded.row.id, deadline.seat):
+        return []
+    row = _outbox(loaded, loaded.seats[deadline.seat], kind, now, domain)
+    session.add(row)
     session.flush()
     return [row.id]
 

@@ -84,6 +84,12 @@ def wants_table_talk(session: Session, game_id: str, seat: int) -> bool:
     return mode_of(session, game_id, seat) != "off"
 
 
+def wants_reminders(session: Session, game_id: str, seat: int) -> bool:
+    """A seat that unsubscribed ("off") gets no reminder either; a "digest" seat does: its
+    digest comes once a day, and a missed deadline costs it a timeout."""
+    return mode_of(session, game_id, seat) != "off"
+
+
 def language_of(session: Session, game_id: str, seat: int) -> str:
     """The seat's language; else the newest one its address chose in any game; else English."""
     return stored_language(session, game_id, seat) or DEFAULT_LANGUAGE

@@ -118,3 +118,24 @@ def test_unsubscribed_players_get_no_digest_and_no_turn_mail(app, client, clock,
     with app.app_context():
         assert digest.plan(svc.db, clock(), svc.settings.mail_domain) == []
     assert len(smtp.sink.received("p0@example.com")) == 1
+
+
+def test_a_player_who_unsubscribed_gets_no_reminder_and_a_digest_player_does(app, client, clock, new_game, smtp):
+    """Unsubscribing (RFC 8058) turns a seat's mail off: the reminders too, whatever the clock
+    says; a digest player, mailed once a day, still gets them (a missed deadline is a timeout)."""
+    from service import deadlines
+
+    from service.preferences import set_preference
+
+    svc = app.extensions["chasqui"]
+    data, _ = new_game(players=3)
+    url = re.search(r"<(http://[^>]+)>", newest(smtp, "p0@example.com")["List-Unsubscribe"]).group(1)
+    client.post(path_of(url), data={"List-Unsubscribe": "One-Click"})
+    with svc.db.unit_of_work() as session:
+        set_preference(session, data["id"], 1, clock(), mode="digest")
+    clock.advance(timedelta(hours=24, minutes=1))
+    with app.app_context():
+        svc.dispatch(deadlines.sweep(svc.db, clock(), svc.settings.mail_domain))
+    reminded = {address for address in ("p0@example.com", "p1@example.com", "p2@example.com")
+                if any(".reminder-24@" in m["Message-ID"] for m in smtp.sink.received(address))}
+    assert reminded == {"p1@example.com", "p2@example.com"}
