@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from service import preferences, store, timekeeping, vacation
@@ -74,14 +75,29 @@ def _remind(session: Session, loaded: Loaded, deadline: DeadlineRow, timeout_at:
     """The seat's reminder mail (none to a seat that unsubscribed); the same row then waits
     for the decision's next alarm (the next reminder still ahead, else the timeout)."""
     kind = deadline.kind.replace(":", "-")
-    settings = timekeeping.clock_of(loaded.first.payload)
-    deadline.kind, deadline.due_at = timekeeping.next_alarm(timeout_at, settings.reminder_hours, now)
+    if _later_alarms_have_rows(session, deadline):
+        deadline.status = "done"
+    else:
+        settings = timekeeping.clock_of(loaded.first.payload)
+        deadline.kind, deadline.due_at = timekeeping.next_alarm(timeout_at, settings.reminder_hours,
+                                                                now)
     if not preferences.wants_reminders(session, loaded.row.id, deadline.seat):
         return []
     row = _outbox(loaded, loaded.seats[deadline.seat], kind, now, domain)
     session.add(row)
     session.flush()
     return [row.id]
+
+
+def _later_alarms_have_rows(session: Session, deadline: DeadlineRow) -> bool:
+    """Whether the decision has other pending rows: it was opened by code from before
+    migration 0008 (a process still running it during a deploy), which wrote a row for each
+    reminder and the timeout.  Those rows fire by themselves; moving this one on too would
+    send their reminders twice."""
+    return session.scalar(select(DeadlineRow.id).where(
+        DeadlineRow.game_id == deadline.game_id, DeadlineRow.seat == deadline.seat,
+        DeadlineRow.decision_key == deadline.decision_key, DeadlineRow.status == "pending",
+        DeadlineRow.id != deadline.id).limit(1)) is not None
 
 
 def _vacation_left(session: Session, loaded: Loaded, seat: int, now: datetime) -> bool:
@@ -121,8 +137,6 @@ def _tell_admins(session: Session, game_id: str, deadline_id: int, now: datetime
                  domain: str) -> None:
     """The ``pause`` policy asks a human: the game's admins (its organiser), else the site's.
     Account mail rows are delivered by the outbox sweep, so this needs no dispatch here."""
-    from sqlalchemy import select
-
     from service.accounts import mailer
     from service.models import AdminRow, GameAdminRow
 

@@ -3,7 +3,10 @@
 Until now each decision had a row for each reminder and one for the timeout.  The sweep now
 moves a decision's row on from one alarm to the next, so of the pending rows of a decision
 only the earliest is kept; the others are cancelled (the earliest, when it fires, schedules
-them again).  Vacation ends are one row each already and are left alone.
+them again).  Vacation ends are one row each already and are left alone.  Decisions opened
+after this revision by processes still running the old code (during a deploy) get the old
+rows; the sweep then lets each of those rows fire by itself instead of moving one on
+(``deadlines._later_alarms_have_rows``), so each reminder still goes out once.
 
 Downgrade: the code before this revision fires a row once and never moves it on, so every
 open decision whose row is a reminder gets its timeout row back (from the seat's clock, the

@@ -143,6 +143,29 @@ def test_a_decision_has_one_deadline_row_that_moves_on_to_each_alarm(app, client
     assert {e["payload"]["seat"] for e in events if e["kind"] == "TurnTimedOut"} == {0, 1, 2}
 
 
+def test_a_decision_opened_by_the_code_before_one_row_per_decision_reminds_once_per_mark(
+        app, client, clock, admin_headers, new_game):
+    """During a deploy, processes still running the old code open decisions with a row for
+    each reminder and the timeout (migration 0008 only rewrote the rows already there): each
+    reminder still goes out once, and the timeout once."""
+    svc = app.extensions["chasqui"]
+    data, _ = new_game(players=3, clock=NO_VACATION)
+    start = clock()
+    with svc.db.unit_of_work() as session:
+        for row in list(session.scalars(select(DeadlineRow).where(DeadlineRow.game_id == data["id"]))):
+            for kind, hours in (("reminder:2", 46), ("timeout", 48)):
+                session.add(DeadlineRow(game_id=row.game_id, seat=row.seat, kind=kind,
+                                        decision_key=row.decision_key,
+                                        due_at=start + hours * HOUR, status="pending"))
+    for hours in (24, 22, 2):
+        clock.advance(hours * HOUR + timedelta(minutes=1))
+        sweep(app, clock)
+    reminders = [m["Message-ID"] for m in mails(app, "p0@example.com") if ".reminder-" in m["Message-ID"]]
+    assert sorted(r.split("@")[0].rsplit(".", 1)[1] for r in reminders) == ["reminder-2", "reminder-24"]
+    events = status(client, admin_headers, data["id"])["events"]
+    assert sorted(e["payload"]["seat"] for e in events if e["kind"] == "TurnTimedOut") == [0, 1, 2]
+
+
 def test_a_sweep_after_the_time_ran_out_sends_no_reminder_only_the_timeout(app, client, clock, admin_headers, new_game):
     """The sweep ran late (the service was down): a reminder now would say time is left."""
     data, _ = new_game(players=3, clock=NO_VACATION)
