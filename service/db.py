@@ -15,7 +15,6 @@ from sqlalchemy import JSON, create_engine, event, exc
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
-from engine.text import phrase
 from service.refusals import Conflict
 from service.statement_session import StatementSession
 
@@ -167,6 +166,19 @@ def lost_a_race(error: exc.DBAPIError) -> bool:
     return getattr(error.orig, "sqlstate", None) in _LOST_RACES
 
 
+@contextmanager
+def lost_races_refused() -> Iterator[None]:
+    """Around a write: a race the database aborted it for (``lost_a_race``) is refused as a
+    ``Conflict``, which every command already answers ("the game moved on"), not raised as a
+    server error.  Any other database error goes on as it is."""
+    try:
+        yield
+    except exc.OperationalError as error:
+        if not lost_a_race(error):
+            raise
+        raise Conflict.moved_on() from error
+
+
 class Database:
     def __init__(self, url: str):
         self.url = url
@@ -212,20 +224,16 @@ class Database:
     @contextmanager
     def unit_of_work(self) -> Iterator[Session]:
         """A command's transaction.  One that PostgreSQL aborted for waiting on another writer
-        that waited on it (``lost_a_race``) wrote nothing and is refused as a ``Conflict``,
-        which every command already answers ("the game moved on"), not as a server error."""
+        that waited on it wrote nothing and is refused (``lost_races_refused``)."""
         session = self.sessions()
         try:
-            yield session
-            session.commit()
-        except exc.OperationalError as error:
-            session.rollback()
-            if not lost_a_race(error):
-                raise
-            raise Conflict(phrase("the game moved on; reload and try again")) from error
-        except BaseException:
-            session.rollback()
-            raise
+            with lost_races_refused():
+                try:
+                    yield session
+                    session.commit()
+                except BaseException:
+                    session.rollback()
+                    raise
         finally:
             session.close()
 

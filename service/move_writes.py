@@ -42,15 +42,14 @@ from datetime import datetime
 
 import orjson
 from sqlalchemy import Table
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
-from engine.text import phrase
 from service import driver_sql
 from service.models import DeadlineRow, EventRow, OutboxRow, SeatClockRow, SeatRow
+from service.db import lost_races_refused
 from service.snapshots import KEEP
-from service.db import lost_a_race
 from service.store import Conflict
 from service.timekeeping import CLOCK_FIELDS, _sync_objects, sync_cancelled
 
@@ -178,17 +177,14 @@ class Writes:
             "WITH " + ", ".join(f"w{i} AS ({part})" for i, (part, _) in enumerate(ctes))
             + " " + main)
         params = [p for _, part_params in ctes for p in part_params] + main_params
-        try:
-            returned = driver_sql.execute(session.connection(), sql, tuple(params),
-                                          returning=bool(self.outbox))
-        except IntegrityError as error:
-            if not self.events:
-                raise
-            raise Conflict(phrase("the game moved on; reload and try again")) from error
-        except OperationalError as error:  # a deadlock with the sweep's timeout of this seat
-            if not lost_a_race(error):
-                raise
-            raise Conflict(phrase("the game moved on; reload and try again")) from error
+        with lost_races_refused():  # e.g. a deadlock with the sweep's timeout of this seat
+            try:
+                returned = driver_sql.execute(session.connection(), sql, tuple(params),
+                                              returning=bool(self.outbox))
+            except IntegrityError as error:
+                if not self.events:
+                    raise
+                raise Conflict.moved_on() from error
         ids: list[int] = []
         if self.outbox:  # in the order of ``outbox`` (one row per seat; else by id)
             by_seat = {seat: outbox_id for outbox_id, seat in returned}

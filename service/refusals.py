@@ -10,7 +10,7 @@ where it is raised and ``service.errors.told`` only fills it in.  The engine's
 bad link, no such game) derive from ``Refusal``."""
 from __future__ import annotations
 
-from engine.text import Phrase, render
+from engine.text import Phrase, phrase, render
 
 
 class Refusal(Exception):
@@ -24,3 +24,8 @@ class Refusal(Exception):
 class Conflict(Refusal):
     """The game moved on: another writer got there first (it took the seq this writer
     expected, or the database aborted this one of two writers that waited for each other)."""
+
+    @classmethod
+    def moved_on(cls) -> Conflict:
+        """The refusal every writer that lost the race gives, in the same words."""
+        return cls(phrase("the game moved on; reload and try again"))

@@ -11,12 +11,11 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from sqlalchemy import or_, select
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from engine import canonical_json
-from engine.text import phrase
-from service.db import execute_core, lost_a_race
+from service.db import execute_core, lost_races_refused
 from service.models import EventRow
 from service.refusals import Conflict
 
@@ -193,23 +192,20 @@ def append(session: Session, game_id: str, expected_seq: int, prev_hash: str, ki
     if dialect in ("postgresql", "sqlite"):
         # one statement: a taken seq inserts nothing (no savepoint needed to stay usable)
         session.flush()  # pending ORM rows first (the game row a new event refers to), as before
-        try:
-            taken = execute_core(session, _append_statement(dialect), values).first() is None
-        except IntegrityError as error:  # e.g. no such game (foreign key)
-            raise Conflict(phrase("the game moved on; reload and try again")) from error
-        except OperationalError as error:
-            if not lost_a_race(error):
-                raise
-            raise Conflict(phrase("the game moved on; reload and try again")) from error
+        with lost_races_refused():  # a savepoint's caller (the sweep) goes on with the rest
+            try:
+                taken = execute_core(session, _append_statement(dialect), values).first() is None
+            except IntegrityError as error:  # e.g. no such game (foreign key)
+                raise Conflict.moved_on() from error
         if taken:
-            raise Conflict(phrase("the game moved on; reload and try again"))
+            raise Conflict.moved_on()
     else:  # pragma: no cover  (only PostgreSQL and SQLite are supported)
         try:
             with session.begin_nested():
                 session.add(EventRow(**values))
                 session.flush()
         except IntegrityError as error:
-            raise Conflict(phrase("the game moved on; reload and try again")) from error
+            raise Conflict.moved_on() from error
     return event
 
 
