@@ -65,7 +65,7 @@ def fire(session: Session, deadline: DeadlineRow, now: datetime, domain: str) ->
     if deadline.kind.startswith("reminder") and timeout_at > now:
         return _remind(session, loaded, deadline, timeout_at, now, domain)
     deadline.status, deadline.kind, deadline.due_at = "done", "timeout", timeout_at
-    if _vacation_left(session, loaded, deadline.seat, now):
+    if _vacation_left(clock, loaded, now):
         return vacation.start(session, loaded, deadline.seat, now, domain, SYSTEM, auto=True)
     return time_out(session, loaded, deadline.seat, now, domain, deadline.id)
 
@@ -81,7 +81,7 @@ def _remind(session: Session, loaded: Loaded, deadline: DeadlineRow, timeout_at:
         settings = timekeeping.clock_of(loaded.first.payload)
         deadline.kind, deadline.due_at = timekeeping.next_alarm(timeout_at, settings.reminder_hours,
                                                                 now)
-    if not preferences.wants_reminders(session, loaded.row.id, deadline.seat):
+    if preferences.mail_off(session, loaded.row.id, deadline.seat):
         return []
     row = _outbox(loaded, loaded.seats[deadline.seat], kind, now, domain)
     session.add(row)
@@ -100,12 +100,11 @@ def _later_alarms_have_rows(session: Session, deadline: DeadlineRow) -> bool:
         DeadlineRow.id != deadline.id).limit(1)) is not None
 
 
-def _vacation_left(session: Session, loaded: Loaded, seat: int, now: datetime) -> bool:
+def _vacation_left(clock: SeatClockRow, loaded: Loaded, now: datetime) -> bool:
     """Vacation starts by itself when the bank runs out and days are left."""
-    clock = session.get(SeatClockRow, (loaded.row.id, seat))
     settings = timekeeping.clock_of(loaded.first.payload)
-    return clock is not None and timekeeping.vacation_left(
-        clock, settings, loaded.first.recorded_at, now).total_seconds() > 0
+    return timekeeping.vacation_left(clock, settings, loaded.first.recorded_at,
+                                     now).total_seconds() > 0
 
 
 def time_out(session: Session, loaded: Loaded, seat: int, now: datetime, domain: str,

@@ -80,14 +80,11 @@ def wants_turn_mail(session: Session, game_id: str, seat: int) -> bool:
     return mode_of(session, game_id, seat) == "every"
 
 
-def wants_table_talk(session: Session, game_id: str, seat: int) -> bool:
-    return mode_of(session, game_id, seat) != "off"
-
-
-def wants_reminders(session: Session, game_id: str, seat: int) -> bool:
-    """A seat that unsubscribed ("off") gets no reminder either; a "digest" seat does: its
-    digest comes once a day, and a missed deadline costs it a timeout."""
-    return mode_of(session, game_id, seat) != "off"
+def mail_off(session: Session, game_id: str, seat: int) -> bool:
+    """The seat unsubscribed ("off"): besides no turn mail, no table talk and no deadline
+    reminders.  A "digest" seat still gets both: its digest comes once a day, and a missed
+    deadline costs it a timeout."""
+    return mode_of(session, game_id, seat) == "off"
 
 
 def language_of(session: Session, game_id: str, seat: int) -> str:

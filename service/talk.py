@@ -50,7 +50,7 @@ def post_message(session: Session, game_id: str, seat: int, text: str, now: date
         loaded.events.append(event)
         loaded.row.head_seq, loaded.row.updated_at = event.seq, now
         rows = [_outbox(loaded, s, "talk", now, domain) for s in loaded.seats
-                if s.seat != seat and preferences.wants_table_talk(session, game_id, s.seat)]
+                if s.seat != seat and not preferences.mail_off(session, game_id, s.seat)]
         session.add_all(rows)
         session.flush()
         return event.seq, [r.id for r in rows]
