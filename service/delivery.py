@@ -116,8 +116,9 @@ def withdrawn_reminders(session, loaded, rows: list[OutboxRow]) -> list[OutboxRo
     if not reminders:
         return []
     game, state = loaded.game, loaded.state
+    acting = game.to_act(state)
     then = {row.seat: game.decision_key(state, row.seat) for row in reminders
-            if row.seat in game.to_act(state)}
+            if row.seat in acting}
     now_open = {} if loaded.row.status != "active" else dict(session.execute(
         select(SeatClockRow.seat, SeatClockRow.decision_key).where(
             SeatClockRow.game_id == loaded.row.id, SeatClockRow.seat.in_(sorted(then)))).all())

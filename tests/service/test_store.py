@@ -126,7 +126,9 @@ def test_an_append_is_undone_when_its_unit_of_work_fails_later(db):
     assert len(load(db, "g1")) == 3
 
 
-class _DriverError(Exception):
+class DriverError(Exception):
+    """What a database driver raises: an error with PostgreSQL's SQLSTATE code."""
+
     def __init__(self, sqlstate):
         super().__init__(sqlstate)
         self.sqlstate = sqlstate
@@ -144,7 +146,7 @@ def test_a_unit_of_work_the_database_aborted_for_a_race_is_a_conflict_and_writes
             session.add(GameRow(id="raced", game="incan_gold", status="active", head_seq=0,
                                 created_at=NOW, updated_at=NOW))
             session.flush()
-            raise OperationalError("UPDATE deadlines", {}, _DriverError(sqlstate))
+            raise OperationalError("UPDATE deadlines", {}, DriverError(sqlstate))
     with db.reading() as session:
         assert session.get(GameRow, "raced") is None
 
@@ -154,4 +156,4 @@ def test_a_unit_of_work_that_failed_otherwise_keeps_its_database_error(db):
 
     with pytest.raises(OperationalError):
         with db.unit_of_work():
-            raise OperationalError("SELECT 1", {}, _DriverError("08006"))  # connection failure
+            raise OperationalError("SELECT 1", {}, DriverError("08006"))  # connection failure

@@ -13,6 +13,7 @@ from service.app import create_app
 from service.models import DeadlineRow, SeatClockRow
 from tests.conftest import make_settings
 from tests.service.test_mail import mails
+from tests.service.test_store import DriverError
 
 HOUR = timedelta(hours=1)
 
@@ -176,12 +177,6 @@ def test_a_sweep_after_the_time_ran_out_sends_no_reminder_only_the_timeout(app, 
     assert len([e for e in events if e["kind"] == "TurnTimedOut"]) == 3
 
 
-class _DriverError(Exception):
-    def __init__(self, sqlstate):
-        super().__init__(sqlstate)
-        self.sqlstate = sqlstate
-
-
 def test_a_sweep_that_loses_a_deadlock_leaves_its_batch_pending_for_the_next(app, clock, new_game, monkeypatch):
     """Two sweepers timing out seats of the same games wait on each other's new events and
     PostgreSQL aborts one: nothing of that batch is kept, and the next sweep fires it."""
@@ -193,7 +188,7 @@ def test_a_sweep_that_loses_a_deadlock_leaves_its_batch_pending_for_the_next(app
 
     def deadlocked(session, deadline, now, domain):
         real_fire(session, deadline, now, domain)
-        raise OperationalError("UPDATE deadlines", {}, _DriverError("40P01"))
+        raise OperationalError("UPDATE deadlines", {}, DriverError("40P01"))
 
     monkeypatch.setattr(deadlines, "fire", deadlocked)
     assert sweep(app, clock) == []
@@ -210,7 +205,7 @@ def test_a_sweep_raises_a_database_error_that_is_not_a_lost_race(app, clock, new
     clock.advance(24 * HOUR + timedelta(minutes=1))
 
     def broken(*_args):
-        raise OperationalError("SELECT", {}, _DriverError("08006"))  # connection failure
+        raise OperationalError("SELECT", {}, DriverError("08006"))  # connection failure
 
     monkeypatch.setattr(deadlines, "fire", broken)
     with pytest.raises(OperationalError):
