@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from flask import request, session as cookie
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -20,6 +20,7 @@ from service.models import AdminRow, GameAdminRow, GameRow
 
 SESSION_ID = "admin_id"
 SESSION_CHECK = "admin_check"
+SESSION_GENERATION = "admin_generation"
 MIN_PASSWORD = 10
 MAX_EMAIL = 70  # the actor column is 80 characters: "admin:" + email
 
@@ -80,6 +81,7 @@ def create_admin(session: Session, email: str, password: str, now: datetime,
         session.flush()
     else:
         row.password_hash = hash_password(password)
+        row.session_generation += 1  # a new password ends every session of the account
         if site and not games:
             row.is_site_admin = True
     for game_id in games:
@@ -106,11 +108,36 @@ def log_in(row: AdminRow) -> None:
     cookie.clear()  # a fresh session: no fixation of a cookie set before login
     cookie[SESSION_ID] = row.id
     cookie[SESSION_CHECK] = _check_fingerprint(row.password_hash)
+    cookie[SESSION_GENERATION] = row.session_generation
 
 
-def log_out() -> None:
-    cookie.pop(SESSION_ID, None)
-    cookie.pop(SESSION_CHECK, None)
+def whole_number(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _logged_in_row(session: Session) -> AdminRow | None:
+    """The admin row this request's cookie logs in, if the cookie is still good: same
+    password, and made in the row's current session generation (not logged out since)."""
+    admin_id, generation = cookie.get(SESSION_ID), cookie.get(SESSION_GENERATION)
+    if not whole_number(admin_id) or not whole_number(generation):
+        return None
+    row = session.get(AdminRow, admin_id)
+    if row is None or row.session_generation != generation or not hmac.compare_digest(
+            str(cookie.get(SESSION_CHECK, "")), _check_fingerprint(row.password_hash)):
+        return None
+    return row
+
+
+def end_sessions(session: Session) -> None:
+    """Logging out: count the row's session generation up, so that this cookie and every other
+    made for the account before -- a saved copy, another browser -- is refused from now on."""
+    row = _logged_in_row(session)
+    if row is not None:
+        session.execute(update(AdminRow).where(
+            AdminRow.id == row.id, AdminRow.session_generation == row.session_generation)
+            .values(session_generation=AdminRow.session_generation + 1))
+    for key in (SESSION_ID, SESSION_CHECK, SESSION_GENERATION):
+        cookie.pop(key, None)
 
 
 def _as_admin(session: Session, row: AdminRow) -> Admin:
@@ -121,15 +148,9 @@ def _as_admin(session: Session, row: AdminRow) -> Admin:
 
 def from_cookie(session: Session) -> Admin | None:
     """The admin logged in with this request's session cookie (re-read every request, so a
-    removed account or a changed password takes effect at once)."""
-    admin_id = cookie.get(SESSION_ID)
-    if not isinstance(admin_id, int):
-        return None
-    row = session.get(AdminRow, admin_id)
-    if row is None or not hmac.compare_digest(
-            str(cookie.get(SESSION_CHECK, "")), _check_fingerprint(row.password_hash)):
-        return None
-    return _as_admin(session, row)
+    removed account, a changed password or a logout takes effect at once)."""
+    row = _logged_in_row(session)
+    return None if row is None else _as_admin(session, row)
 
 
 def from_bearer(token: str | None) -> Admin | None:
