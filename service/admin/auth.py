@@ -4,7 +4,13 @@ Two kinds of admin: a *site admin* sees and changes every game and may look at a
 private view; any other admin is an admin of the games listed for them in ``game_admins``
 only, and sees public information only (never a seat's private view, never a move's label,
 which may name a secret choice).  The JSON admin API also accepts the operator's
-``CHASQUI_ADMIN_TOKEN`` as a Bearer token, as a site admin named "admin"."""
+``CHASQUI_ADMIN_TOKEN`` as a Bearer token, as a site admin named "admin".
+
+An admin who sits in the game is a player first (``Admin.seat_in``: their login address holds
+a seat): in that game they may not look at any seat's private view, export it, or replace or
+bot any seat but their own -- whether game admin or site admin, since an organiser who plays
+could otherwise read the other hands.  Those acts take an admin outside the game (a site
+admin, or the operator's token); see docs/admin.md for why not the other players' consent."""
 from __future__ import annotations
 
 import hmac
@@ -16,7 +22,9 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from service.models import AdminRow, GameAdminRow, GameRow
+from engine.text import phrase
+from service.models import AdminRow, GameAdminRow, GameRow, SeatRow
+from service.refusals import Refusal
 
 SESSION_ID = "admin_id"
 SESSION_CHECK = "admin_check"
@@ -30,6 +38,12 @@ _DUMMY_HASH = generate_password_hash("not a password of anyone", method="scrypt"
 
 class AdminError(ValueError):
     """Bad input to an account command (the CLI prints it; nothing was changed)."""
+
+
+class PlayerFirst(Refusal):
+    """An admin who sits in the game asked for another seat's secrets or chair (403)."""
+
+    status = 403
 
 
 @dataclass(frozen=True)
@@ -49,8 +63,39 @@ class Admin:
 
     @property
     def may_see_seats(self) -> bool:
-        """Only a site admin may look at a seat's private view (hidden cards, tents)."""
+        """Only a site admin may look at a seat's private view (hidden cards, tents) -- and
+        not in a game they play in (``may_see_seats_of``)."""
         return self.is_site_admin
+
+    def seat_in(self, seats) -> int | None:
+        """The seat this admin's own address holds in a game (``seats``: its seat rows), if
+        any.  Addresses are compared case-insensitively, as accounts keep them."""
+        mine = self.email.strip().casefold()
+        if not mine:
+            return None  # the operator's token sits nowhere
+        return next((s.seat for s in seats if s.email.strip().casefold() == mine), None)
+
+    def may_see_seats_of(self, seats) -> bool:
+        """Only a site admin who does not play in this game may look at a seat's private view
+        (hidden cards, tents), a move's label, or the export (which holds the seed)."""
+        return self.may_see_seats and self.seat_in(seats) is None
+
+    def check_seat_change(self, seats, seat: int) -> None:
+        """Replacing a seat or handing it to a bot: an admin who plays may do it to their own
+        seat only (PlayerFirst otherwise)."""
+        held = self.seat_in(seats)
+        if held is not None and held != seat:
+            raise PlayerFirst(phrase(
+                "you play seat {held} in this game, so you may not replace or hand over another "
+                "seat; ask a site admin who does not play in it", held=held))
+
+    def check_outside(self, seats) -> None:
+        """Seeing secrets of a game (a seat's view, the export): not for anyone who plays."""
+        held = self.seat_in(seats)
+        if held is not None:
+            raise PlayerFirst(phrase(
+                "you play seat {held} in this game, so you may not see other seats' secrets; "
+                "ask a site admin who does not play in it", held=held))
 
 
 def hash_password(password: str) -> str:
@@ -167,3 +212,8 @@ def visible_games(session: Session, admin: Admin):
     if not admin.is_site_admin:
         query = query.where(GameRow.id.in_(admin.game_ids or {""}))
     return query
+
+
+def seats_of(session: Session, game_id: str) -> list[SeatRow]:
+    return list(session.scalars(select(SeatRow).where(SeatRow.game_id == game_id)
+                                .order_by(SeatRow.seat)))
