@@ -14,7 +14,7 @@ from engine import GAMES
 from service.accounts import mailer
 from service.admin import auth, commands
 from service.admin.audit import audit
-from service.admin.views import STATUSES, LIST_LIMIT, mail_status
+from service.admin.views import STATUSES, LIST_LIMIT, mail_status, outside_the_game
 from service.app import csrf, services
 from service.errors import json_errors
 from service.games import load
@@ -140,10 +140,10 @@ def time_travel(game_id: str, seq: int):
 
 
 @bp.get("/games/<game_id>/export")
+@outside_the_game
 def export(game_id: str):
     _site_admin()
     with services().db.reading() as session:
-        g.admin.check_outside(auth.seats_of(session, game_id))  # a player first
         return jsonify(commands.export_game(session, game_id))
 
 
@@ -172,6 +172,7 @@ def _run(game_id: str, command, as_admin: bool = False, **kwargs):
 
 
 @bp.post("/games/<game_id>/rollback")
+@outside_the_game
 def rollback(game_id: str):
     data = _body()
     return _run(game_id, commands.rollback, to_seq=data.get("to_seq"), reason=data.get("reason"),

@@ -90,12 +90,15 @@ class Admin:
                 "seat; ask a site admin who does not play in it", held=held))
 
     def check_outside(self, seats) -> None:
-        """Seeing secrets of a game (a seat's view, the export): not for anyone who plays."""
+        """What only someone outside the game may do: see a seat's view or the export (the
+        seed), or roll the game back (a player would choose again knowing what was revealed
+        since -- what a player's own undo never allows)."""
         held = self.seat_in(seats)
         if held is not None:
             raise PlayerFirst(phrase(
-                "you play seat {held} in this game, so you may not see other seats' secrets; "
-                "ask a site admin who does not play in it", held=held))
+                "you play seat {held} in this game, so you may not see other seats' secrets, "
+                "export the game or roll it back; ask a site admin who does not play in it",
+                held=held))
 
 
 def hash_password(password: str) -> str:

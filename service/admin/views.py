@@ -82,6 +82,17 @@ def site_admin_required(view):
     return wrapper
 
 
+def outside_the_game(view):
+    """A player first: an admin whose address holds a seat of this game is refused
+    (``auth.PlayerFirst``, 403) -- whatever their other rights."""
+    @wraps(view)
+    def wrapper(game_id: str, *args, **kwargs):
+        with services().db.reading() as session:
+            g.admin.check_outside(auth.seats_of(session, game_id))
+        return view(game_id, *args, **kwargs)
+    return wrapper
+
+
 def _page_error(status: int, title: str, message: str):
     """The error page; ``title`` and ``message`` are already in the page's language (the
     template's ``tr`` leaves them as they are)."""
@@ -308,9 +319,9 @@ def time_travel(game_id: str, seq: int):
 
 @bp.get("/games/<game_id>/export")
 @site_admin_required  # the export holds the seed, which is the whole hidden future
+@outside_the_game
 def export(game_id: str):
     with services().db.reading() as session:
-        g.admin.check_outside(auth.seats_of(session, game_id))  # a player first
         data = commands.export_game(session, game_id)
     return Response(json.dumps(data, indent=1, ensure_ascii=False), mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="chasqui-{game_id}.json"'})
@@ -356,6 +367,7 @@ def _run(game_id: str, command, done: str, **kwargs):
 
 @bp.post("/games/<game_id>/rollback")
 @game_admin_required
+@outside_the_game
 def rollback(game_id: str):
     to_seq = _form_int("to_seq")
     return _run(game_id, commands.rollback, _("Rolled back to seq %(seq)s; every player was mailed.", seq=to_seq),

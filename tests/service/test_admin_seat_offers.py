@@ -185,3 +185,16 @@ def test_a_replacement_refuses_names_and_addresses_that_would_poison_mail(app, c
         answer = api_post(client, data["id"], "seats/1/replace", fields)
         assert answer.status_code == 400 and "error" in answer.get_json(), fields
     assert offers(app) == 0 and len(mails(app)) == 3  # the three start mails only
+
+
+def test_a_seated_admin_cannot_roll_the_game_back_to_choose_again(app, client, admin_headers, new_game):
+    data, secrets = new_game(players=3)
+    for seat in range(3):
+        move(client, secrets[seat], "stay", 1 + seat)  # the reveal: a card everyone has seen
+    seated_admin(app, client, data["id"])
+    refused = post_form(client, data["id"], "rollback", to_seq="1", reason="oops")
+    assert refused.status_code == 403 and "you play seat 0" in refused.get_data(as_text=True)
+    assert api_post(client, data["id"], "rollback", {"to_seq": 1, "reason": "oops"}).status_code == 403
+    assert len(events(client, admin_headers, data["id"])) == 4
+    assert post_form(client, data["id"], "pause", reason="tea").status_code == 303, \
+        "pausing tells nobody anything"
