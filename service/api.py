@@ -6,6 +6,7 @@ import hmac
 from flask import Blueprint, jsonify, request
 
 from service.app import services
+from service.confirmations import own_move
 from service.errors import json_errors
 from service.games import create_game, load
 from service.history import superseded_seqs
@@ -133,4 +134,7 @@ def play_move(secret: str):
         raise ApiError(400, "send {\"action\": {...}, \"seq\": <the seq you saw>}")
     svc = services()
     outcome = make_move(svc, secret, data["action"], data["seq"])
-    return jsonify(_seat_payload(outcome.loaded, outcome.seat))
+    answer = _seat_payload(outcome.loaded, outcome.seat)
+    mine = own_move(outcome.loaded, outcome.seat)  # never a bot's move made after it
+    answer["move"] = {"seq": mine.seq, "label": mine.payload.get("label", "")} if mine else None
+    return jsonify(answer)

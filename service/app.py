@@ -119,11 +119,12 @@ def _register(app: Flask, settings: Settings) -> None:
 def _register_admin(app: Flask) -> None:
     """Issue 6: admin pages (CSRF via CSRFProtect) and the admin JSON API (checks CSRF
     itself for cookie logins, so that Bearer-token callers need no CSRF token)."""
-    from service.admin import api as admin_api, views as admin_views
+    from service.admin import api as admin_api, seat_offer_pages, views as admin_views
 
     app.register_blueprint(admin_views.bp)
     app.register_blueprint(admin_api.bp)
     csrf.exempt(admin_api.bp)
+    app.register_blueprint(seat_offer_pages.bp)  # a newcomer answers an offer of a seat
 
 
 def _register_mail(app: Flask) -> None:

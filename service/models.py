@@ -104,6 +104,9 @@ class AdminRow(Base):
     password_hash: Mapped[str] = mapped_column(String(255))
     is_site_admin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # Every login cookie carries the generation it was made in; logging out or a new password
+    # counts it up, so every cookie made before is refused on the server (``admin.auth``).
+    session_generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class GameAdminRow(Base):
@@ -207,6 +210,8 @@ class AccountRow(Base):
     name: Mapped[str | None] = mapped_column(String(80), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     last_sign_in_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # As ``AdminRow.session_generation``: signing out counts it up and ends every session.
+    session_generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class SignInTokenRow(Base):
@@ -298,3 +303,30 @@ class AccountMailRow(Base):
     last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+# --- Seat replacement by invitation -------------------------------------------------------------
+
+class SeatOfferRow(Base):
+    """An admin's offer of a running game's seat to a new person.  Nothing of the game changes
+    until the newcomer accepts through the signed link (the pair id, nonce) mailed to them:
+    then ``SeatReplaced`` is recorded and the seat's private view is mailed.  Until then the
+    player in the seat (``previous_email``) keeps it.  States: pending, accepted, declined,
+    withdrawn (a newer offer for the seat, or the seat changed hands); *expired* is computed
+    from ``expires_at``."""
+    __tablename__ = "seat_offers"
+    __table_args__ = (Index("ix_seat_offers_game_seat", "game_id", "seat", "status"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(80))
+    email: Mapped[str] = mapped_column(String(254))
+    previous_name: Mapped[str] = mapped_column(String(80))
+    previous_email: Mapped[str] = mapped_column(String(254))
+    offered_by: Mapped[str] = mapped_column(String(80))
+    nonce: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(20), default="pending")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    responded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -10,6 +10,7 @@ from flask_babel import gettext
 from engine import IllegalAction
 from service.admin.commands import undo_label, undo_move
 from service import timekeeping
+from service.confirmations import named, own_move
 from service.app import services
 from service.errors import told
 from service.games import is_fresh
@@ -19,8 +20,6 @@ from service.presenter import seat_context
 from service.store import Conflict
 
 bp = Blueprint("play", __name__, url_prefix="/play")
-
-
 
 
 @bp.get("/<secret>")
@@ -71,8 +70,8 @@ def move(secret: str):
     except IllegalAction as error:
         flash(gettext("Not done: %(error)s", error=told(error)), "error")
         return redirect(url_for("play.page", secret=secret), 303)
-    made = outcome.loaded.events.head.payload if outcome.loaded is not None else action
-    move = made.get("say") or made.get("label")  # the engine's phrase: the page's language
+    # The player's own move, never the newest event (a bot may have chosen after it).
+    move = named(own_move(outcome.loaded, outcome.seat)) if outcome.loaded is not None else None
     flash(gettext("Done: %(move)s", move=said(move, gettext)) if move
           else gettext("Done: your move was recorded"), "ok")
     return redirect(url_for("play.page", secret=secret), 303)

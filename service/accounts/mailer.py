@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 from engine import GAMES
 from engine.text import phrase
 from service import i18n
+from service.admin import seat_offers
 from service.config import Settings
 from service.db import Database
 from service.delivery import send_and_record, transport_for
@@ -35,7 +36,7 @@ from service.timekeeping import parse_clock
 log = logging.getLogger(__name__)
 
 TASK = "chasqui.deliver_account_mail"
-KINDS = ("sign_in", "invitation", "join", "admin_paused")
+KINDS = ("sign_in", "invitation", "join", "admin_paused", *seat_offers.MAIL_KINDS)
 
 
 def queue(session: Session, kind: str, ref_id: int, to_addr: str, now: datetime,
@@ -150,6 +151,12 @@ def build_message(session: Session, settings: Settings, row: AccountMailRow) -> 
         context.update(game_id=game.id, game_name=game.game, seat_name=seat.name,
                        due=_when(deadline.due_at), admin_url=f"{settings.base_url}/admin/games/{game.id}")
         subject, template, name = f"[Chasqui] Game {game.id} paused: {seat.name}'s time ran out", "admin_paused", ""
+    elif row.kind in seat_offers.MAIL_KINDS:  # a seat offered to a new player
+        parts = seat_offers.mail_parts(session, settings, row.kind, row.ref_id)
+        if parts is None:  # the offer ended before its invitation went out
+            return None
+        context.update(parts["context"])
+        subject, template, name = parts["subject"], parts["template"], parts["name"]
     elif row.kind == "sign_in":
         token = session.get(SignInTokenRow, row.ref_id)
         context.update(link=f"{settings.base_url}/signin/{signin.link_token(settings, token)}",

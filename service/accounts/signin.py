@@ -184,5 +184,7 @@ def use(token: str):
 
 @bp.post("/signout")
 def sign_out():
-    cookie.clear()
+    """Ends the session on the server too: a copy of the cookie is refused from now on."""
+    with services().db.unit_of_work() as session:
+        sessions.sign_out(session)
     return redirect(url_for("pages.index"), 303)

@@ -11,9 +11,10 @@ from flask import Blueprint, g, jsonify, request
 from flask_wtf.csrf import CSRFError
 
 from engine import GAMES
+from service.accounts import mailer
 from service.admin import auth, commands
 from service.admin.audit import audit
-from service.admin.views import STATUSES, LIST_LIMIT, mail_status
+from service.admin.views import STATUSES, LIST_LIMIT, mail_status, outside_the_game
 from service.app import csrf, services
 from service.errors import json_errors
 from service.games import load
@@ -48,6 +49,11 @@ def _authenticate() -> None:
 @bp.errorhandler(Refused)
 def _refused(error: Refused):
     return jsonify(error=str(error)), error.status
+
+
+@bp.errorhandler(auth.PlayerFirst)
+def _player_first(error):
+    return jsonify(error=str(error)), 403
 
 
 @bp.errorhandler(CSRFError)
@@ -97,7 +103,7 @@ def game(game_id: str):
     with svc.db.reading() as session:
         loaded = load(session, game_id)
         mail = mail_status(session, game_id)
-    entries, report = audit(loaded, reveal=g.admin.is_site_admin)
+    entries, report = audit(loaded, reveal=g.admin.may_see_seats_of(loaded.seats))
     return jsonify(
         id=game_id, game=loaded.game.name, status=loaded.row.status, seq=loaded.seq,
         to_act=loaded.game.to_act(loaded.state) if loaded.row.status == "active" else [],
@@ -124,6 +130,7 @@ def time_travel(game_id: str, seq: int):
         if seat_arg is not None:
             if not g.admin.may_see_seats:
                 raise Refused(403, "only a site admin may see a seat's private view")
+            g.admin.check_outside(head.seats)  # a player first
             if not seat_arg.isdigit() or int(seat_arg) >= len(head.seats):
                 raise Refused(404, f"no seat {seat_arg!r}")
             seat = int(seat_arg)
@@ -133,6 +140,7 @@ def time_travel(game_id: str, seq: int):
 
 
 @bp.get("/games/<game_id>/export")
+@outside_the_game
 def export(game_id: str):
     _site_admin()
     with services().db.reading() as session:
@@ -149,16 +157,22 @@ def import_game():
     return jsonify(id=game_id), 201
 
 
-def _run(game_id: str, command, **kwargs):
+def _run(game_id: str, command, as_admin: bool = False, **kwargs):
+    """``as_admin``: the command takes the admin (to check a seat's rights), not the actor."""
     svc = services()
+    if as_admin:
+        kwargs["admin"] = g.admin
+    else:
+        kwargs["actor"] = g.admin.actor
     with svc.db.unit_of_work() as session:
         outcome = command(session, game_id, now=svc.clock(), domain=svc.settings.mail_domain,
-                          actor=g.admin.actor, **kwargs)
+                          **kwargs)
     svc.dispatch(outcome.outbox_ids)
     return jsonify(id=game_id, seq=outcome.seq, mailed=len(outcome.outbox_ids))
 
 
 @bp.post("/games/<game_id>/rollback")
+@outside_the_game
 def rollback(game_id: str):
     data = _body()
     return _run(game_id, commands.rollback, to_seq=data.get("to_seq"), reason=data.get("reason"),
@@ -185,12 +199,22 @@ def abandon(game_id: str):
 
 @bp.post("/games/<game_id>/seats/<int:seat>/replace")
 def replace_seat(game_id: str, seat: int):
+    """202: the seat is offered; the game changes only when the newcomer accepts."""
     data = _body()
-    return _run(game_id, commands.replace_seat, seat=seat, name=data.get("name"),
-                email=data.get("email"), expected_seq=data.get("seq"))
+    svc = services()
+    with svc.db.unit_of_work() as session:
+        offered = commands.replace_seat(session, game_id, seat, data.get("name"),
+                                        data.get("email"), g.admin, svc.clock(),
+                                        svc.settings.mail_domain, expected_seq=data.get("seq"))
+        offer = {"id": offered.offer.id, "seat": seat, "name": offered.offer.name,
+                 "email": offered.offer.email, "status": offered.offer.status,
+                 "expires_at": offered.offer.expires_at.isoformat()}
+    mailer.dispatch(svc, offered.mail_ids)
+    return jsonify(id=game_id, seq=offered.seq, offer=offer, mailed=len(offered.mail_ids)), 202
 
 
 @bp.post("/games/<game_id>/seats/<int:seat>/bot")
 def bot_seat(game_id: str, seat: int):
     data = _body()
-    return _run(game_id, commands.bot_seat, seat=seat, expected_seq=data.get("seq"))
+    return _run(game_id, commands.bot_seat, as_admin=True, seat=seat,
+                expected_seq=data.get("seq"))

@@ -4,7 +4,13 @@ Two kinds of admin: a *site admin* sees and changes every game and may look at a
 private view; any other admin is an admin of the games listed for them in ``game_admins``
 only, and sees public information only (never a seat's private view, never a move's label,
 which may name a secret choice).  The JSON admin API also accepts the operator's
-``CHASQUI_ADMIN_TOKEN`` as a Bearer token, as a site admin named "admin"."""
+``CHASQUI_ADMIN_TOKEN`` as a Bearer token, as a site admin named "admin".
+
+An admin who sits in the game is a player first (``Admin.seat_in``: their login address holds
+a seat): in that game they may not look at any seat's private view, export it, or replace or
+bot any seat but their own -- whether game admin or site admin, since an organiser who plays
+could otherwise read the other hands.  Those acts take an admin outside the game (a site
+admin, or the operator's token); see docs/admin.md for why not the other players' consent."""
 from __future__ import annotations
 
 import hmac
@@ -12,14 +18,17 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from flask import request, session as cookie
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from service.models import AdminRow, GameAdminRow, GameRow
+from engine.text import phrase
+from service.models import AdminRow, GameAdminRow, GameRow, SeatRow
+from service.refusals import Refusal
 
 SESSION_ID = "admin_id"
 SESSION_CHECK = "admin_check"
+SESSION_GENERATION = "admin_generation"
 MIN_PASSWORD = 10
 MAX_EMAIL = 70  # the actor column is 80 characters: "admin:" + email
 
@@ -29,6 +38,12 @@ _DUMMY_HASH = generate_password_hash("not a password of anyone", method="scrypt"
 
 class AdminError(ValueError):
     """Bad input to an account command (the CLI prints it; nothing was changed)."""
+
+
+class PlayerFirst(Refusal):
+    """An admin who sits in the game asked for another seat's secrets or chair (403)."""
+
+    status = 403
 
 
 @dataclass(frozen=True)
@@ -48,8 +63,42 @@ class Admin:
 
     @property
     def may_see_seats(self) -> bool:
-        """Only a site admin may look at a seat's private view (hidden cards, tents)."""
+        """Only a site admin may look at a seat's private view (hidden cards, tents) -- and
+        not in a game they play in (``may_see_seats_of``)."""
         return self.is_site_admin
+
+    def seat_in(self, seats) -> int | None:
+        """The seat this admin's own address holds in a game (``seats``: its seat rows), if
+        any.  Addresses are compared case-insensitively, as accounts keep them."""
+        mine = self.email.strip().casefold()
+        if not mine:
+            return None  # the operator's token sits nowhere
+        return next((s.seat for s in seats if s.email.strip().casefold() == mine), None)
+
+    def may_see_seats_of(self, seats) -> bool:
+        """Only a site admin who does not play in this game may look at a seat's private view
+        (hidden cards, tents), a move's label, or the export (which holds the seed)."""
+        return self.may_see_seats and self.seat_in(seats) is None
+
+    def check_seat_change(self, seats, seat: int) -> None:
+        """Replacing a seat or handing it to a bot: an admin who plays may do it to their own
+        seat only (PlayerFirst otherwise)."""
+        held = self.seat_in(seats)
+        if held is not None and held != seat:
+            raise PlayerFirst(phrase(
+                "you play seat {held} in this game, so you may not replace or hand over another "
+                "seat; ask a site admin who does not play in it", held=held))
+
+    def check_outside(self, seats) -> None:
+        """What only someone outside the game may do: see a seat's view or the export (the
+        seed), or roll the game back (a player would choose again knowing what was revealed
+        since -- what a player's own undo never allows)."""
+        held = self.seat_in(seats)
+        if held is not None:
+            raise PlayerFirst(phrase(
+                "you play seat {held} in this game, so you may not see other seats' secrets, "
+                "export the game or roll it back; ask a site admin who does not play in it",
+                held=held))
 
 
 def hash_password(password: str) -> str:
@@ -80,6 +129,7 @@ def create_admin(session: Session, email: str, password: str, now: datetime,
         session.flush()
     else:
         row.password_hash = hash_password(password)
+        row.session_generation += 1  # a new password ends every session of the account
         if site and not games:
             row.is_site_admin = True
     for game_id in games:
@@ -106,11 +156,36 @@ def log_in(row: AdminRow) -> None:
     cookie.clear()  # a fresh session: no fixation of a cookie set before login
     cookie[SESSION_ID] = row.id
     cookie[SESSION_CHECK] = _check_fingerprint(row.password_hash)
+    cookie[SESSION_GENERATION] = row.session_generation
 
 
-def log_out() -> None:
-    cookie.pop(SESSION_ID, None)
-    cookie.pop(SESSION_CHECK, None)
+def whole_number(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _logged_in_row(session: Session) -> AdminRow | None:
+    """The admin row this request's cookie logs in, if the cookie is still good: same
+    password, and made in the row's current session generation (not logged out since)."""
+    admin_id, generation = cookie.get(SESSION_ID), cookie.get(SESSION_GENERATION)
+    if not whole_number(admin_id) or not whole_number(generation):
+        return None
+    row = session.get(AdminRow, admin_id)
+    if row is None or row.session_generation != generation or not hmac.compare_digest(
+            str(cookie.get(SESSION_CHECK, "")), _check_fingerprint(row.password_hash)):
+        return None
+    return row
+
+
+def end_sessions(session: Session) -> None:
+    """Logging out: count the row's session generation up, so that this cookie and every other
+    made for the account before -- a saved copy, another browser -- is refused from now on."""
+    row = _logged_in_row(session)
+    if row is not None:
+        session.execute(update(AdminRow).where(
+            AdminRow.id == row.id, AdminRow.session_generation == row.session_generation)
+            .values(session_generation=AdminRow.session_generation + 1))
+    for key in (SESSION_ID, SESSION_CHECK, SESSION_GENERATION):
+        cookie.pop(key, None)
 
 
 def _as_admin(session: Session, row: AdminRow) -> Admin:
@@ -121,15 +196,9 @@ def _as_admin(session: Session, row: AdminRow) -> Admin:
 
 def from_cookie(session: Session) -> Admin | None:
     """The admin logged in with this request's session cookie (re-read every request, so a
-    removed account or a changed password takes effect at once)."""
-    admin_id = cookie.get(SESSION_ID)
-    if not isinstance(admin_id, int):
-        return None
-    row = session.get(AdminRow, admin_id)
-    if row is None or not hmac.compare_digest(
-            str(cookie.get(SESSION_CHECK, "")), _check_fingerprint(row.password_hash)):
-        return None
-    return _as_admin(session, row)
+    removed account, a changed password or a logout takes effect at once)."""
+    row = _logged_in_row(session)
+    return None if row is None else _as_admin(session, row)
 
 
 def from_bearer(token: str | None) -> Admin | None:
@@ -146,3 +215,8 @@ def visible_games(session: Session, admin: Admin):
     if not admin.is_site_admin:
         query = query.where(GameRow.id.in_(admin.game_ids or {""}))
     return query
+
+
+def seats_of(session: Session, game_id: str) -> list[SeatRow]:
+    return list(session.scalars(select(SeatRow).where(SeatRow.game_id == game_id)
+                                .order_by(SeatRow.seat)))

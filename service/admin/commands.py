@@ -8,6 +8,7 @@ older action link stale (``games.is_fresh``), so each command resets every seat'
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy.orm import Session
@@ -16,12 +17,16 @@ from engine import IllegalAction
 from engine.core import replay
 from engine.text import phrase, term
 from service import snapshots, store
+from service.accounts import mailer
+from service.admin import seat_offers
+from service.admin.auth import Admin
 from service.games import (Loaded, Outcome, StaleMove, _outbox, _queue_mail,
                            _wants_turn_mail, load, play_bots)
 from service.history import INFO_EVENTS, created, effective_moves, rebuild
 from service.i18n import N_
-from service.models import GameRow, SeatRow
+from service.models import GameRow, SeatOfferRow, SeatRow
 from service.store import Conflict, Event
+from service.validation import BadInput, one_address, person_name
 
 MAX_REASON = 500
 LIVE = ("active", "paused")
@@ -211,36 +216,95 @@ def _live(loaded: Loaded) -> None:
                                    status=term(loaded.row.status)))
 
 
-def replace_seat(session: Session, game_id: str, seat, name, email, actor: str, now: datetime,
-                 domain: str, expected_seq=None) -> Outcome:
-    """``SeatReplaced``: a new person takes the seat; a new nonce revokes every old link."""
+@dataclass
+class Offered:
+    """What a replacement did: an offer waits for the newcomer (the game is unchanged, at
+    ``seq``); ``mail_ids``: the account outbox rows to dispatch after commit."""
+    offer: SeatOfferRow
+    seq: int
+    mail_ids: list[int]
+
+
+def _newcomer(name, email) -> tuple[str, str]:
+    """The new player's name and address, by the rules every entry point shares."""
+    try:
+        return (person_name(name, phrase("the new player")),
+                one_address(email, phrase("the new player's address")))
+    except BadInput as error:
+        raise IllegalAction(error.say) from None
+
+
+def replace_seat(session: Session, game_id: str, seat, name, email, admin: Admin, now: datetime,
+                 domain: str, expected_seq=None) -> Offered:
+    """Offer the seat to a new person (``seat_offers``): nothing of the game changes until
+    they accept (``accept_seat_offer``).  The newcomer is mailed the invitation; the player in
+    the seat is told it was offered.  An admin who plays in the game may offer only their own
+    seat; no address may take a second seat of the game."""
     loaded = _load_expecting(session, game_id, expected_seq)
     _live(loaded)
     seat_row = _seat(loaded, seat)
-    name = name.strip()[:80] if isinstance(name, str) else ""
-    if not name:
-        raise IllegalAction(phrase("the new player needs a name"))
-    if not isinstance(email, str) or "@" not in email or len(email) > 254 or "\n" in email:
-        raise IllegalAction(phrase("the new player needs a valid email"))
-    email = email.strip()
-    _append(session, loaded, "SeatReplaced", {"seat": seat, "name": name, "email": email,
-                                              "previous_name": seat_row.name}, actor, now)
-    seat_row.name, seat_row.email, seat_row.bot = name, email, False
+    admin.check_seat_change(loaded.seats, seat)
+    name, email = _newcomer(name, email)
+    other = seat_offers.seat_holding(loaded.seats, email, besides=seat)
+    if other is not None:
+        raise IllegalAction(phrase("{address} already holds seat {seat} of this game; no one "
+                                   "may hold two seats", address=email, seat=other.seat))
+    offer = seat_offers.offer(session, seat_row, name, email, admin.actor, now)
+    mails = [mailer.queue(session, seat_offers.INVITE, offer.id, email, now, domain)]
+    if not seat_offers.same_address(seat_row.email, email):
+        mails.append(mailer.queue(session, seat_offers.OFFERED, offer.id, seat_row.email, now,
+                                  domain))
+    return Offered(offer, loaded.seq, [m.id for m in mails])
+
+
+def accept_seat_offer(session: Session, secret_key: str, token: str, now: datetime,
+                      domain: str) -> tuple[SeatOfferRow, Outcome, list[int]]:
+    """The newcomer accepts (the POST of the offer's page): ``SeatReplaced`` with the offering
+    admin as actor, a new nonce (every old link of the seat dies), the seat's view and links
+    mailed to the newcomer, fresh links to the others who must act, and a plain notice to the
+    replaced player.  Refused (and nothing changes) if the offer is no longer open, the game
+    no longer runs, the seat changed hands since, or the address took another seat since.
+    Returns the offer, the game's outcome and the account mail to dispatch."""
+    offer = seat_offers.read_link(session, secret_key, token)
+    seat_offers.usable(offer, now)
+    loaded = load(session, offer.game_id)
+    if loaded.row.status not in LIVE:
+        raise seat_offers.OfferRefused(410, phrase(
+            "the game is {status}; its seats can no longer change", status=term(loaded.row.status)))
+    seat_row = loaded.seats[offer.seat]
+    if not seat_offers.same_address(seat_row.email, offer.previous_email):
+        raise seat_offers.OfferRefused(409, N_("The seat changed hands since this offer."))
+    if seat_offers.seat_holding(loaded.seats, offer.email, besides=offer.seat) is not None:
+        raise seat_offers.OfferRefused(409, N_("Your address holds another seat of this game "
+                                               "now; no one may hold two seats."))
+    seat_offers.answer(session, offer, "accepted", now)
+    seat_offers.withdraw(session, offer.game_id, offer.seat, now, keep=offer.id)
+    _append(session, loaded, "SeatReplaced", {"seat": offer.seat, "name": offer.name,
+                                              "email": offer.email,
+                                              "previous_name": seat_row.name},
+            offer.offered_by, now)
+    seat_row.name, seat_row.email, seat_row.bot = offer.name, offer.email, False
     seat_row.nonce = secrets.token_urlsafe(12)
-    return Outcome(loaded.seq, _mail(session, loaded, now, domain, "links",
-                                     seat_kinds={seat: "seat"}))
+    told = [] if seat_offers.same_address(offer.previous_email, offer.email) else [
+        mailer.queue(session, seat_offers.TAKEN, offer.id, offer.previous_email, now, domain).id]
+    outcome = Outcome(loaded.seq, _mail(session, loaded, now, domain, "links",
+                                        seat_kinds={offer.seat: "seat"}))
+    return offer, outcome, told
 
 
-def bot_seat(session: Session, game_id: str, seat, actor: str, now: datetime, domain: str,
+def bot_seat(session: Session, game_id: str, seat, admin: Admin, now: datetime, domain: str,
              expected_seq=None) -> Outcome:
     """``SeatBotted``: from now on the engine's ``bot_action`` plays the seat (its moves are
-    MoveMade events with actor "bot").  Replacing the seat gives it back to a person."""
+    MoveMade events with actor "bot").  Replacing the seat gives it back to a person.  An
+    admin who plays in the game may hand over only their own seat."""
     loaded = _load_expecting(session, game_id, expected_seq)
     _live(loaded)
     seat_row = _seat(loaded, seat)
+    admin.check_seat_change(loaded.seats, seat)
     if seat_row.bot:
         raise IllegalAction(phrase("seat {seat} is already played by a bot", seat=seat))
-    _append(session, loaded, "SeatBotted", {"seat": seat, "name": seat_row.name}, actor, now)
+    _append(session, loaded, "SeatBotted", {"seat": seat, "name": seat_row.name}, admin.actor,
+            now)
     seat_row.bot = True
     play_bots(session, loaded, now)
     return Outcome(loaded.seq, _mail(session, loaded, now, domain, "links"))

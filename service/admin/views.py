@@ -20,7 +20,8 @@ from werkzeug.exceptions import NotFound as HTTPNotFound
 from engine import GAMES, IllegalAction
 from engine.core import canonical_json
 from engine.text import phrase, term
-from service.admin import auth, commands
+from service.accounts import mailer, sessions
+from service.admin import auth, commands, seat_offers
 from service.admin.audit import audit
 from service.admin.notices import undone_moves
 from service.app import limiter, services
@@ -81,6 +82,17 @@ def site_admin_required(view):
     return wrapper
 
 
+def outside_the_game(view):
+    """A player first: an admin whose address holds a seat of this game is refused
+    (``auth.PlayerFirst``, 403) -- whatever their other rights."""
+    @wraps(view)
+    def wrapper(game_id: str, *args, **kwargs):
+        with services().db.reading() as session:
+            g.admin.check_outside(auth.seats_of(session, game_id))
+        return view(game_id, *args, **kwargs)
+    return wrapper
+
+
 def _page_error(status: int, title: str, message: str):
     """The error page; ``title`` and ``message`` are already in the page's language (the
     template's ``tr`` leaves them as they are)."""
@@ -98,6 +110,11 @@ def _missing(error):
     if message == HTTPNotFound.description:  # Werkzeug's: an unknown address
         message = _("There is no page at this address.")
     return _page_error(404, _("Not found"), message)
+
+
+@bp.errorhandler(auth.PlayerFirst)
+def _player_first(error):
+    return _page_error(403, _("Not allowed"), told(error))
 
 
 @bp.errorhandler(NotFound)
@@ -148,7 +165,10 @@ def login():
 
 @bp.post("/logout")
 def logout():
-    auth.log_out()
+    """Ends the session on the server -- the admin login and the organiser's sign-in the same
+    cookie may carry: a saved copy of the cookie opens nothing afterwards."""
+    with services().db.unit_of_work() as session:
+        sessions.sign_out(session)
     return redirect(url_for("admin.login"), 303)
 
 
@@ -256,11 +276,14 @@ def game_page(game_id: str):
     with svc.db.reading() as session:
         loaded = load(session, game_id)
         mail = mail_status(session, game_id)
-    entries, report = audit(loaded, reveal=g.admin.is_site_admin)
+        offers = seat_offers.open_offers(session, game_id, svc.clock())
+    reveal = g.admin.may_see_seats_of(loaded.seats)  # a player first: never in their game
+    entries, report = audit(loaded, reveal=reveal)
     to_act = loaded.game.to_act(loaded.state) if loaded.row.status == "active" else []
-    says = [described(loaded, i, g.admin.is_site_admin) for i in range(len(entries))]
+    says = [described(loaded, i, reveal) for i in range(len(entries))]
     return render_template("admin/game.html", loaded=loaded, entries=entries, report=report,
                            mail=mail, to_act=to_act, title=loaded.game.title, says=says,
+                           may_see_seats=reveal, offers=offers, seat_in=g.admin.seat_in(loaded.seats),
                            to_act_names=[loaded.seats[s].name for s in to_act],
                            outcome=loaded.game.outcome(loaded.state))
 
@@ -268,8 +291,9 @@ def game_page(game_id: str):
 @bp.get("/games/<game_id>/at/<int:seq>")
 @game_admin_required
 def time_travel(game_id: str, seq: int):
-    """The game as it was right after event ``seq``, as a seat (site admins only) or the
-    public sees it, in the players' own rendering -- without their secret links."""
+    """The game as it was right after event ``seq``, as a seat (site admins who do not play
+    in the game only) or the public sees it, in the players' own rendering -- without their
+    secret links."""
     svc = services()
     seat_arg = request.args.get("seat", "")
     seat = None
@@ -280,6 +304,7 @@ def time_travel(game_id: str, seq: int):
         if seat_arg != "":
             if not g.admin.may_see_seats:
                 abort(403)
+            g.admin.check_outside(head.seats)  # a player first
             if not seat_arg.isdigit() or int(seat_arg) >= len(head.seats):
                 abort(404, _("no seat %(seat)s", seat=repr(seat_arg)))
             seat = int(seat_arg)
@@ -288,11 +313,13 @@ def time_travel(game_id: str, seq: int):
     context.update(actions=[], play_url=None, secret=None)
     event = loaded.head
     return render_template("admin/time_travel.html", head_seq=head.seq, event=event,
-                           seats=head.seats, may_see_seats=g.admin.may_see_seats, **context)
+                           seats=head.seats, may_see_seats=g.admin.may_see_seats_of(head.seats),
+                           **context)
 
 
 @bp.get("/games/<game_id>/export")
 @site_admin_required  # the export holds the seed, which is the whole hidden future
+@outside_the_game
 def export(game_id: str):
     with services().db.reading() as session:
         data = commands.export_game(session, game_id)
@@ -340,6 +367,7 @@ def _run(game_id: str, command, done: str, **kwargs):
 
 @bp.post("/games/<game_id>/rollback")
 @game_admin_required
+@outside_the_game
 def rollback(game_id: str):
     to_seq = _form_int("to_seq")
     return _run(game_id, commands.rollback, _("Rolled back to seq %(seq)s; every player was mailed.", seq=to_seq),
@@ -371,14 +399,23 @@ def abandon(game_id: str):
 @bp.post("/games/<game_id>/seats/<int:seat>/replace")
 @game_admin_required
 def replace_seat(game_id: str, seat: int):
-    return _run(game_id, commands.replace_seat,
-                _("Seat %(seat)s has a new player; the old links are revoked.", seat=seat),
-                seat=seat, name=request.form.get("name", ""), email=request.form.get("email", ""),
-                actor=g.admin.actor, expected_seq=_form_int("seq", required=False))
+    """Offers the seat: the game changes only when the newcomer accepts (``seat_offers``)."""
+    svc = services()
+    with svc.db.unit_of_work() as session:
+        offered = commands.replace_seat(
+            session, game_id, seat, request.form.get("name", ""), request.form.get("email", ""),
+            g.admin, svc.clock(), svc.settings.mail_domain,
+            expected_seq=_form_int("seq", required=False))
+        name, address = offered.offer.name, offered.offer.email
+    mailer.dispatch(svc, offered.mail_ids)
+    flash(_("Seat %(seat)s was offered to %(name)s (%(address)s); the seat changes when they "
+            "accept. Until then its player keeps it; they were told.", seat=seat, name=name,
+            address=address), "ok")
+    return redirect(url_for("admin.game_page", game_id=game_id), 303)
 
 
 @bp.post("/games/<game_id>/seats/<int:seat>/bot")
 @game_admin_required
 def bot_seat(game_id: str, seat: int):
     return _run(game_id, commands.bot_seat, _("Seat %(seat)s is now played by a bot.", seat=seat), seat=seat,
-                actor=g.admin.actor, expected_seq=_form_int("seq", required=False))
+                admin=g.admin, expected_seq=_form_int("seq", required=False))

@@ -2,25 +2,26 @@
 from __future__ import annotations
 
 from service.games import load
-from tests.service.test_admin_support import (SITE_EMAIL, events, links_in, mails, move,
-                                              post_form, seats, site_admin, svc, text_of)
+from tests.service.test_admin_support import (SITE_EMAIL, accept_offer, events, links_in, mails,
+                                              move, post_form, seats, site_admin, svc, text_of)
 from tests.conftest import secret_from_url
 
 ADMIN = f"admin:{SITE_EMAIL}"
 
 
-def test_replacing_a_player_revokes_old_links_and_mails_the_new_one(app, client, admin_headers, new_game):
+def test_replacing_a_player_revokes_old_links_and_mails_the_new_one_once_they_accept(app, client, admin_headers, new_game):
     site_admin(app, client)
     data, secrets = new_game(players=3)
     response = post_form(client, data["id"], "seats/1/replace", name="Zoe", email="zoe@example.com", seq="1")
     assert response.status_code == 303, response.get_data(as_text=True)
+    accept_offer(app, "zoe@example.com")
     last = events(client, admin_headers, data["id"])[-1]
     assert last["kind"] == "SeatReplaced" and last["actor"] == ADMIN
     assert last["payload"].items() >= {"seat": 1, "name": "Zoe", "email": "zoe@example.com",
                                        "previous_name": "P1"}.items()
     assert client.get(f"/api/play/{secrets[1]}").status_code == 403
     assert move(client, secrets[1], "stay", 2).status_code == 403
-    (welcome,) = mails(app, "zoe@example.com")
+    welcome = mails(app, "zoe@example.com")[-1]
     assert "You now have a seat" in text_of(welcome) and "You take over from P1" in text_of(welcome)
     link = links_in(welcome)[0]
     assert "/a/2/" in link and client.get(link).status_code == 200

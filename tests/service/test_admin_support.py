@@ -79,3 +79,20 @@ def links_in(message) -> list[str]:
 
 def move(client, secret, action, seq):
     return client.post(f"/api/play/{secret}", json={"action": {"type": action}, "seq": seq})
+
+
+def offer_link(app, to: str) -> str:
+    """The path of the newest seat offer mailed to ``to``."""
+    texts = [text_of(m) for m in mails(app, to)]
+    return [re.search(r"http://chasqui\.test(/seat-offer/\S+)", t).group(1)
+            for t in texts if "/seat-offer/" in t][-1]
+
+
+def accept_offer(app, to: str, answer: str = "accept"):
+    """The newcomer opens the offer mailed to ``to`` in a browser of their own and answers."""
+    newcomer = app.test_client()
+    path = offer_link(app, to)
+    page = newcomer.get(path).get_data(as_text=True)
+    # an answered or ended offer's page has no buttons: take a token from another form
+    token = token_in(page if 'name="csrf_token"' in page else newcomer.get("/signin").get_data(as_text=True))
+    return newcomer.post(f"{path}/{answer}", data={"csrf_token": token})
