@@ -97,7 +97,7 @@ def game(game_id: str):
     with svc.db.reading() as session:
         loaded = load(session, game_id)
         mail = mail_status(session, game_id)
-    entries, report = audit(loaded, reveal=g.admin.is_site_admin)
+    entries, report = audit(loaded, site_admin=g.admin.is_site_admin)
     return jsonify(
         id=game_id, game=loaded.game.name, status=loaded.row.status, seq=loaded.seq,
         to_act=loaded.game.to_act(loaded.state) if loaded.row.status == "active" else [],

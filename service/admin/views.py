@@ -20,8 +20,9 @@ from werkzeug.exceptions import NotFound as HTTPNotFound
 from engine import GAMES, IllegalAction
 from engine.core import canonical_json
 from engine.text import phrase, term
+from service import fairness
 from service.admin import auth, commands
-from service.admin.audit import audit
+from service.admin.audit import audit, shows_secrets
 from service.admin.notices import undone_moves
 from service.app import limiter, services
 from service.errors import told
@@ -256,11 +257,13 @@ def game_page(game_id: str):
     with svc.db.reading() as session:
         loaded = load(session, game_id)
         mail = mail_status(session, game_id)
-    entries, report = audit(loaded, reveal=g.admin.is_site_admin)
+    entries, report = audit(loaded, site_admin=g.admin.is_site_admin)
     to_act = loaded.game.to_act(loaded.state) if loaded.row.status == "active" else []
-    says = [described(loaded, i, g.admin.is_site_admin) for i in range(len(entries))]
+    reveal = shows_secrets(loaded, g.admin.is_site_admin)
+    says = [described(loaded, i, reveal) for i in range(len(entries))]
     return render_template("admin/game.html", loaded=loaded, entries=entries, report=report,
                            mail=mail, to_act=to_act, title=loaded.game.title, says=says,
+                           reveal=reveal, seed_revealed=fairness.revealed(loaded.events),
                            to_act_names=[loaded.seats[s].name for s in to_act],
                            outcome=loaded.game.outcome(loaded.state))
 
