@@ -264,9 +264,9 @@ def _replayed(data: dict, events: list[Event], seed: int, verdict: Verdict) -> N
     """Every effective move, checked legal for its seat on the state it was made on, then
     the outcome compared with the one the record states."""
     name = "the replay"
-    start = created(events)
-    moves = effective_moves(events)
     try:
+        start = created(events)
+        moves = effective_moves(events)
         game = get_game(start["game"])
         state = game.setup(start["players"], seed, start["options"])
         for event in moves:

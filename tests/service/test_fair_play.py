@@ -324,3 +324,23 @@ def test_a_256_bit_seed_in_a_json_column_decodes_exactly_on_postgresql():
     for text in (json.dumps({"seed": seed}), json.dumps({"seed": seed}).encode()):
         decoded = json_loads(text)["seed"]
         assert type(decoded) is int and decoded == seed
+
+
+def test_a_forged_record_with_a_consistent_chain_but_nonsense_events_fails_its_replay(app, client, new_game):
+    """A record anyone could forge (hashes recomputed) with a rewind to nowhere or a game that
+    does not exist is refused by the replay check, not answered with a server error."""
+    data, secrets = new_game(players=3, seed=9)
+    play_to_the_end(client, secrets)
+    record = record_of(client, secrets[0])
+
+    def rewind_to_nowhere(r):
+        r["events"].insert(-1, {**r["events"][-2], "kind": "RolledBack",
+                                "payload": {"schema_version": 2}})
+        for seq, e in enumerate(r["events"], start=1):
+            e["seq"] = seq
+
+    def unknown_game(r):
+        r["events"][0]["payload"]["game"] = "chess"
+
+    for change in (rewind_to_nowhere, unknown_game):
+        assert failed_checks(client, tampered(record, change, rehash=True)) == ["the replay"]
