@@ -3,7 +3,8 @@
 Why a protocol and not a base class: a game is a bundle of pure functions over plain JSON
 state (as in boardgame.io and OpenSpiel), so the service can snapshot, compare and hash
 states without knowing any game.  Nothing here may touch a clock, the network, a database or
-global randomness: all chance comes from the seed recorded in ``GameCreated``.
+global randomness: all chance comes from the seed ``GameCreated`` fixes (the service keeps it
+sealed while the game runs and reveals it at the end, so it may have any number of bits).
 
 State contract
 --------------
@@ -11,6 +12,8 @@ State contract
 * ``apply`` never mutates the state it is given.  ``apply_in_place`` *does* mutate, and is
   the replay hot path: it must validate the action completely before changing anything, so an
   ``IllegalAction`` always leaves the state exactly as it was.
+* ``view(state, seat)`` and ``view(state, None)`` never contain ``state["seed"]``: whoever
+  knew the seed would know every hidden card and future draw.
 * ``state["epoch"]`` is an int that a game increases whenever chance is drawn or hidden
   information becomes known to any seat.  The service lets a player undo their own move only
   while the epoch is unchanged (nobody learnt anything new meanwhile).

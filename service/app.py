@@ -83,7 +83,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], datetime] =
 
 
 def _register(app: Flask, settings: Settings) -> None:
-    from service import api, boards, cli, pages, play
+    from service import api, boards, cli, pages, play, verify_pages
 
     boards.init_app(app)  # the game pictures for templates (issue 8)
     from service.errors import page_errors
@@ -103,6 +103,7 @@ def _register(app: Flask, settings: Settings) -> None:
     app.register_blueprint(planning.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
+    verify_pages.init_app(app, csrf)  # finished games' records and /verify (fair play)
     from service import openapi
 
     app.register_blueprint(openapi.bp)  # GET /api/openapi.json (issue 9)

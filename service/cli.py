@@ -7,6 +7,7 @@ import click
 from flask.cli import AppGroup
 from sqlalchemy import select
 
+from service import fairness, store
 from service.app import services
 from service.delivery import due_ids
 from service.models import GameRow
@@ -66,18 +67,34 @@ def demo(game: str, if_empty: bool, accept: bool):
 @group.command("verify")
 @click.argument("game_id", required=False)
 def verify(game_id: str | None):
-    """Check every event hash chain (or one game's); exit 1 if any is broken."""
+    """Check every event hash chain (or one game's); exit 1 if any is broken, 2 if the game
+    asked for does not exist."""
     svc = services()
     broken = 0
     with svc.db.reading() as session:
+        if game_id is not None and session.get(GameRow, game_id) is None:
+            click.echo(f"{game_id}: no such game", err=True)
+            sys.exit(2)
         ids = [game_id] if game_id else list(session.scalars(select(GameRow.id).order_by(GameRow.id)))
         for gid in ids:
-            from service import store
             report = verify_chain(gid, store.load(session, gid))
             status = "ok" if report.ok else f"BROKEN at seq {report.broken_at}: {report.reason}"
             click.echo(f"{gid}: {report.events} events, {status}")
             broken += not report.ok
     sys.exit(1 if broken else 0)
+
+
+@group.command("verify-record")
+@click.argument("record", type=click.File("rb"))
+def verify_record(record):
+    """Check a finished game's public record (the JSON file its players and spectators can
+    download): the commitment, the hash chain, and a replay of every move to the recorded
+    outcome.  Needs no database.  Exit 0 if every check passes, else 1."""
+    verdict = fairness.check_text(record.read())
+    for check in verdict.checks:
+        click.echo(f"{'ok' if check.ok else 'FAILED'}  {check.name}: {check.detail}")
+    click.echo(f"{verdict.game_id or 'the record'}: {'verified' if verdict.ok else 'NOT verified'}")
+    sys.exit(0 if verdict.ok else 1)
 
 
 @group.command("sweep")

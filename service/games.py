@@ -16,8 +16,8 @@ from sqlalchemy.orm.attributes import set_committed_value
 from engine import Game, IllegalAction, find_legal, get_game
 from engine.core import without_label
 from engine.text import Phrase, phrase, term
-from service import move_writes, preferences, snapshots, store, timekeeping
-from service.history import INFO_EVENTS, created
+from service import fairness, move_writes, preferences, snapshots, store, timekeeping
+from service.history import INFO_EVENTS, REVEAL_EVENT, created
 from service.models import GameRow, MailPreferenceRow, OutboxRow, SeatRow
 from service.refusals import Refusal
 from service.store import Event, EventLog
@@ -166,16 +166,20 @@ def _fetcher(session: Session, game_id: str):
 def create_game(session: Session, name: str, players: list[dict], seed: int | None,
                 options: dict | None, actor: str, now: datetime, domain: str,
                 clock: dict | None = None) -> tuple[str, Outcome]:
-    """Validate with the engine, then record GameCreated and mail every seat its start."""
+    """Validate with the engine, then record GameCreated and mail every seat its start.
+
+    ``seed``: None for a fresh one of 256 secret bits (``fairness.new_seed``); a site admin
+    may give one (tests, the admin API).  Either way GameCreated publishes only a commitment
+    to it; the seed itself is sealed with the event until the game ends."""
     game = get_game(name)
     clock_settings = timekeeping.parse_clock(clock)
     options = options or {}
     if not isinstance(options, dict):
         raise IllegalAction(phrase("options must be a JSON object"))
     options, mail_options = _split_mail_options(options)  # issue 7: the service's, not the engine's
-    seed = secrets.randbits(31) if seed is None else seed
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise IllegalAction(phrase("seed must be an integer"))
+    seed = fairness.new_seed() if seed is None else seed
+    if not fairness.is_seed(seed):
+        raise IllegalAction(phrase("seed must be a whole number from 0 to 2**256 - 1"))
     names = [p["name"] for p in players]
     state = game.setup(names, seed, options)  # raises IllegalAction on a bad count or option
     game_id = new_game_id()
@@ -185,11 +189,12 @@ def create_game(session: Session, name: str, players: list[dict], seed: int | No
                      nonce=secrets.token_urlsafe(12)) for i, p in enumerate(players)]
     session.add_all(seats)
     session.flush()
+    public, sealed = fairness.commit(seed)
     event = store.append(session, game_id, 1, store.GENESIS, "GameCreated", {
-        "game": name, "rules_version": game.rules_version, "seed": seed,
+        "game": name, "rules_version": game.rules_version, **public,
         "players": names, "options": options, "clock": clock_settings.to_json(),
         **({"mail": mail_options} if mail_options is not None else {}),
-    }, actor, now)
+    }, actor, now, sealed=sealed)
     loaded = Loaded(session.get(GameRow, game_id), seats, [event], game, state)
     return game_id, Outcome(1, _queue_mail(session, loaded, None, now, domain, start=True))
 
@@ -228,8 +233,8 @@ def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, act
     loaded.pending = writes
     record_move(session, loaded, "MoveMade", seat, chosen, actor, now, seq_seen=seq_seen)
     play_bots(session, loaded, now)
-    return Outcome(loaded.seq, _queue_mail(session, loaded, seat, now, domain, clocks=clocks,
-                                           modes=modes), loaded, seat)
+    outbox_ids = _queue_mail(session, loaded, seat, now, domain, clocks=clocks, modes=modes)
+    return Outcome(loaded.seq, outbox_ids, loaded, seat)  # the head after a reveal, if any
 
 
 _REREAD = (select(SeatRow, GameRow).join(GameRow, GameRow.id == SeatRow.game_id)
@@ -272,15 +277,37 @@ def record_move(session: Session, loaded: Loaded, kind: str, seat: int, chosen: 
     payload = {"seat": seat, "action": action, "label": chosen.get("label", ""), **extra}
     if "_say" in chosen:
         payload["say"] = chosen["_say"]
-    if loaded.pending is None:
+    return _append_event(session, loaded, loaded.pending, kind, payload, actor, now)
+
+
+def _append_event(session: Session, loaded: Loaded, writes, kind: str, payload: dict,
+                  actor: str, now: datetime) -> Event:
+    """The next event of the loaded game: inserted at once, or, with ``writes`` (PostgreSQL,
+    ``move_writes.Writes``), with the command's other rows in its one statement."""
+    if writes is None:
         event = store.append(session, loaded.row.id, loaded.seq + 1, loaded.head_hash, kind,
                              payload, actor, now)
-    else:  # inserted with the move's other rows, in one statement (``_queue_mail``)
+    else:
         event, values = store.new_event(loaded.row.id, loaded.seq + 1, loaded.head_hash, kind,
                                         payload, actor, now)
-        loaded.pending.events.append(values)
+        writes.events.append(values)
     loaded.events.append(event)
     return event
+
+
+def _reveal_if_over(session: Session, loaded: Loaded, writes, status: str,
+                    now: datetime) -> None:
+    """When the game has just ended (finished or abandoned), its sealed seed and salt are
+    published as ``SeedRevealed``, in the same transaction as the event that ended it, so
+    anyone holding the finished game's record can check the commitment GameCreated made and
+    replay every move (``service.fairness``).  A game from before fair play has nothing
+    sealed; a game revealed already is not revealed twice."""
+    if status not in fairness.ENDED:
+        return
+    payload = fairness.reveal_payload(loaded.first)
+    if payload is None or fairness.revealed(loaded.events):
+        return
+    _append_event(session, loaded, writes, REVEAL_EVENT, payload, fairness.REVEALER, now)
 
 
 def listed_or_first(legal: list[dict], proposed: dict) -> dict | None:
@@ -331,7 +358,8 @@ def _queue_mail(session: Session, loaded: Loaded, actor_seat: int | None, now: d
 
     A seat is mailed when it must act on a decision it has not been mailed about yet (the
     engine's ``decision_key``), so sub-steps of one's own turn and other seats' secret choices
-    in a simultaneous decision make no extra mail.  The end of a game is mailed to all.
+    in a simultaneous decision make no extra mail.  The end of a game is mailed to all, and
+    reveals the game's seed (``_reveal_if_over``).
 
     This runs on every event, so it writes with Core statements, not through the ORM's unit
     of work (which cost more than the rest of a move): one UPDATE of the game row, one
@@ -343,7 +371,6 @@ def _queue_mail(session: Session, loaded: Loaded, actor_seat: int | None, now: d
     (``submit_move``)."""
     session.flush()
     game, state, row = loaded.game, loaded.state, loaded.row
-    seq = loaded.seq
     writes, loaded.pending = loaded.pending, None
     if writes is None and move_writes.supported(session):
         writes = move_writes.Writes(row.id)
@@ -367,6 +394,9 @@ def _queue_mail(session: Session, loaded: Loaded, actor_seat: int | None, now: d
                                                  now, domain))
             elif start:
                 outbox.append(_outbox_values(loaded, seat_row, "start", now, domain))
+    # The mail above is of the event that ended the game (its seq); the reveal follows it.
+    _reveal_if_over(session, loaded, writes, status, now)
+    seq = loaded.seq
     decisions = {} if result is not None else {
         s: game.decision_key(state, s) for s in game.to_act(state)}
     timekeeping.update_clocks(session, row.id, timekeeping.clock_of(loaded.first.payload),

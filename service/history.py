@@ -16,6 +16,9 @@ ENGINE_EVENTS = frozenset({"MoveMade", "TurnTimedOut"})
 # Events that change nothing any seat decides on (the engine state is untouched), so they
 # leave earlier links fresh: a vacation switched on or off, a message to the table.
 INFO_EVENTS = frozenset({"VacationStarted", "VacationEnded", "MessagePosted"})
+# The event that ends a game's secrecy: its seed and salt, appended when the game ends
+# (``service.fairness``).  It changes no state; after it the game can no longer be rewound.
+REVEAL_EVENT = "SeedRevealed"
 # Events that reset the effective history to what it was right after event ``to_seq``: an
 # admin's rollback, and a player's undo of their own move (issue 6).
 REWIND_EVENTS = frozenset({"RolledBack", "Undone"})
@@ -57,11 +60,29 @@ def created(events: list[Event]) -> dict:
     return events[0].payload
 
 
+def seed_of(first: Event) -> int:
+    """The seed of the game that ``first`` (its GameCreated) began.
+
+    A game started since fair play keeps its seed sealed with GameCreated (``Event.sealed``,
+    never in the payload, which publishes a commitment to it: ``service.fairness``); a game
+    started before has it in the payload.  Its schema version says which."""
+    if first.sealed is not None and "seed" in first.sealed:
+        return int(first.sealed["seed"])
+    if "seed" not in first.payload:
+        raise ValueError("GameCreated has neither a sealed seed nor one in its payload")
+    return first.payload["seed"]
+
+
+def setup(game: Game, first: Event) -> dict:
+    """The state right after GameCreated ``first``."""
+    start = created([first])
+    return game.setup(start["players"], seed_of(first), start["options"])
+
+
 def rebuild(events: list[Event]) -> tuple[Game, dict]:
     """Replay: setup from GameCreated, then every effective move, on one working copy."""
-    start = created(events)
-    game = get_game(start["game"])
-    state = game.setup(start["players"], start["seed"], start["options"])
+    game = get_game(created(events)["game"])
+    state = setup(game, events[0])
     for event in effective_moves(events):
         game.apply_in_place(state, event.payload["seat"], event.payload["action"])
     return game, state

@@ -41,7 +41,9 @@ class SeatRow(Base):
 
 class EventRow(Base):
     """One immutable fact.  (game_id, seq) as primary key is what makes appends optimistic:
-    two writers of the same seq cannot both commit."""
+    two writers of the same seq cannot both commit.  ``sealed`` holds what the event keeps
+    from every viewer while its game runs (its hash's nonce; GameCreated's seed and salt):
+    NULL for events written before fair play (schema version 1)."""
     __tablename__ = "events"
 
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
@@ -52,6 +54,7 @@ class EventRow(Base):
     recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     prev_hash: Mapped[str] = mapped_column(String(64))
     hash: Mapped[str] = mapped_column(String(64))
+    sealed: Mapped[dict | None] = mapped_column(JSON(none_as_null=True), nullable=True)
 
 
 class OutboxRow(Base):

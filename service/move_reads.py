@@ -28,7 +28,7 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from service import driver_sql, snapshots
+from service import driver_sql, snapshots, store
 from service.store import Event
 from service.timekeeping import CLOCK_FIELDS, Clock
 
@@ -83,7 +83,7 @@ WITH snap AS (
 snap_row AS (
     SELECT s.state, md5(s.state::text) AS digest FROM snapshots s JOIN snap
     ON s.game_id = %(game_id)s AND s.seq = snap.seq AND s.rules_version = snap.rules_version)
-SELECT e.seq, e.kind, e.payload, e.actor, e.recorded_at, e.prev_hash, e.hash,
+SELECT e.seq, e.kind, e.payload, e.actor, e.recorded_at, e.prev_hash, e.hash, e.sealed,
     (SELECT seq FROM snap),
     CASE WHEN e.seq = 1 THEN (SELECT digest FROM snap_row) END,
     CASE WHEN e.seq = 1 THEN (
@@ -107,6 +107,12 @@ WHERE e.game_id = %(game_id)s AND (e.seq = 1 OR e.seq >= coalesce((SELECT seq FR
 ORDER BY e.seq"""
 
 
+# Positions in a row of ``_SQL``: the event's columns (``store.EVENT_COLUMNS``), then the
+# snapshot's seq, digest and state (``snapshots.from_rows``), then these.
+_SNAP_SEQ = len(store.EVENT_COLUMNS)
+_SNAP_VERSION, _GAME, _SEATS = _SNAP_SEQ + 3, _SNAP_SEQ + 4, _SNAP_SEQ + 5
+
+
 def read(session: Session, game_id: str, rules_version_of) -> MoveRead | None:
     """The game ``game_id`` as a command starts it, or None when this read cannot serve
     (no such game, a projection not at the events' head, a snapshot of another rules
@@ -117,17 +123,18 @@ def read(session: Session, game_id: str, rules_version_of) -> MoveRead | None:
     rows = driver_sql.fetch_all(session.connection(), _SQL, {
         "game_id": game_id, "known_seq": cached[0] if cached else None,
         "known_digest": cached[1] if cached else None})
-    if not rows or rows[0][11] is None:
+    if not rows or rows[0][_GAME] is None:
         return None
     first = rows[0]
-    game = GameRecord(game_id, **_values(_GAME_FIELDS, first[11]))
+    game = GameRecord(game_id, **_values(_GAME_FIELDS, first[_GAME]))
     version = rules_version_of(game.game)
-    if version is None or (first[7] is not None and first[10] != version):
+    if version is None or (first[_SNAP_SEQ] is not None and first[_SNAP_VERSION] != version):
         return None  # an unknown game, or a snapshot of other rules: the ORM path decides
-    events, base, state = snapshots.from_rows(rows, game_id, first[10], cached, keep=True)
+    events, base, state = snapshots.from_rows(rows, game_id, first[_SNAP_VERSION], cached,
+                                              keep=True)
     if game.head_seq != events[-1].seq:
         return None
-    seats, clocks, modes = _seats(game_id, first[12] or [])
+    seats, clocks, modes = _seats(game_id, first[_SEATS] or [])
     return MoveRead(game, seats, clocks, modes, events, base, state)
 
 

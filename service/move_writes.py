@@ -113,19 +113,21 @@ _SNAPSHOT_PRUNE = (
     "DELETE FROM snapshots WHERE game_id = %s AND (rules_version <> %s OR seq < ("
     "SELECT seq FROM snapshots WHERE game_id = %s AND rules_version = %s "
     f"ORDER BY seq DESC OFFSET {KEEP - 2} LIMIT 1))")
-_EVENT_COLUMNS = ("game_id", "seq", "kind", "payload", "actor", "recorded_at", "prev_hash", "hash")
+_EVENT_COLUMNS = ("game_id", "seq", "kind", "payload", "actor", "recorded_at", "prev_hash", "hash",
+                  "sealed")
+_EVENT_JSON = frozenset({"payload", "sealed"})
 # ``json_to_recordset`` (not jsonb): a ``json`` field keeps its text as sent, so a payload is
 # stored as the very text the one-row insert stored (``json.dumps``' default separators).
 # No ON CONFLICT: a taken seq must fail the whole statement (see ``execute``).
 _EVENTS_INSERT = (
     f"INSERT INTO events ({', '.join(_EVENT_COLUMNS)}) SELECT {', '.join(_EVENT_COLUMNS)} FROM "
     "json_to_recordset(%s::json) AS r(game_id text, seq integer, kind text, payload json, "
-    "actor text, recorded_at timestamptz, prev_hash text, hash text)")
+    "actor text, recorded_at timestamptz, prev_hash text, hash text, sealed json)")
 # A move's one event (nearly always) as plain parameters, for the same reason as one clock
 # (~35 us less): its payload is the text ``json.dumps`` writes of it, the very text it has
 # inside the record set's JSON, which a ``json`` field keeps as sent.
 _EVENT_INSERT_ONE = (f"INSERT INTO events ({', '.join(_EVENT_COLUMNS)}) "
-                     "VALUES (%s, %s, %s, %s::json, %s, %s, %s, %s)")
+                     "VALUES (%s, %s, %s, %s::json, %s, %s, %s, %s, %s::json)")
 assert tuple(EventRow.__table__.c.keys()) == _EVENT_COLUMNS  # every column, in this order
 
 
@@ -259,9 +261,10 @@ class Writes:
 
 
 def _event_values(event: dict) -> list:
-    """``_EVENT_INSERT_ONE``'s parameters: the payload as ``json.dumps`` writes it (its text
-    in ``_EVENTS_INSERT``'s JSON too, and ``store.append``'s)."""
-    return [json.dumps(event[name], default=datetime.isoformat) if name == "payload"
+    """``_EVENT_INSERT_ONE``'s parameters: the payload and the sealed data as ``json.dumps``
+    writes them (their text in ``_EVENTS_INSERT``'s JSON too, and ``store.append``'s)."""
+    return [json.dumps(event[name], default=datetime.isoformat)
+            if name in _EVENT_JSON and event[name] is not None
             else event[name] for name in _EVENT_COLUMNS]
 
 

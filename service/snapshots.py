@@ -36,7 +36,7 @@ from sqlalchemy.orm import Session
 
 from engine import Game, get_game
 from service.db import execute_core
-from service.history import ENGINE_EVENTS, REWIND_EVENTS, created, effective_moves
+from service.history import ENGINE_EVENTS, REWIND_EVENTS, created, effective_moves, setup
 from service import store
 from service.models import EventRow
 from service.store import Event
@@ -101,8 +101,9 @@ def from_rows(rows, game_id: str, rules_version: str, cached, keep: bool
     ``move_reads``, whose one statement returns the same columns first."""
     if not rows:
         return [], None, None
-    events = [store.to_event(r[:7]) for r in rows]
-    base, found, decoded = rows[0][7], rows[0][8], rows[0][9]
+    width = len(store.EVENT_COLUMNS)
+    events = [store.to_event(r[:width]) for r in rows]
+    base, found, decoded = rows[0][width:width + 3]
     if base is None:
         return events, None, None
     if decoded is None and cached is not None and (base, found) == cached[:2]:
@@ -309,7 +310,7 @@ def rebuild(session: Session, game_id: str, events: list[Event], write: bool = T
         if [e.seq for e in moves[:len(then)]] == then:  # still on the current history
             state, done, base = found.state, len(then), found.seq
     if state is None:
-        state = game.setup(start["players"], start["seed"], start["options"])
+        state = setup(game, events[0])
     before_last = apply(game, state, moves[done:])
     if write and head - base >= every:
         save(session, game_id, head, game.rules_version, state, writes)

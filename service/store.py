@@ -2,12 +2,21 @@
 
 Appends are optimistic.  The caller says which seq it believes is next; the primary key
 (game_id, seq) guarantees that of two racing writers exactly one commits.  Nothing in this
-module (or anywhere else) updates or deletes an event row; the database refuses it too."""
+module (or anywhere else) updates or deletes an event row; the database refuses it too.
+
+Every event written now (``schema_version`` 2 in its payload) keeps a random ``nonce`` in its
+row's ``sealed`` column, and its hash covers that nonce: a hash then confirms no guess about
+the event's content (a secret choice, a seed) to anyone who lacks the nonce, while whoever
+holds the events with their nonces (the store, and anyone once a finished game's record is
+published) recomputes every hash exactly.  Events of schema version 1 (written before) have
+no nonce and keep the hash over their content alone.  ``docs/fairness.md`` says why a nonce
+rather than a keyed MAC."""
 from __future__ import annotations
 
 import hashlib
+import secrets
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from sqlalchemy import or_, select
@@ -20,7 +29,9 @@ from service.models import EventRow
 from service.refusals import Conflict
 
 GENESIS = "0" * 64
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+NONCE_SINCE = 2   # the first schema version whose hash covers a per-event nonce
+NONCE_BYTES = 16  # 128 random bits per event
 
 
 @dataclass(frozen=True)
@@ -32,6 +43,14 @@ class Event:
     recorded_at: datetime
     prev_hash: str
     hash: str
+    # What the event keeps out of every view while its game runs: its ``nonce`` and, for
+    # GameCreated, the game's ``seed`` and ``salt`` (``service.fairness``).  None: an event
+    # of schema version 1.  Never shown by ``repr``, so no log line or traceback prints it.
+    sealed: dict | None = field(default=None, repr=False)
+
+    @property
+    def nonce(self) -> str | None:
+        return (self.sealed or {}).get("nonce")
 
 
 def utc(moment: datetime) -> datetime:
@@ -40,16 +59,34 @@ def utc(moment: datetime) -> datetime:
 
 
 def event_hash(game_id: str, seq: int, kind: str, payload: dict, actor: str,
-               recorded_at: datetime, prev_hash: str) -> str:
-    body = canonical_json({
-        "game": game_id, "seq": seq, "kind": kind, "payload": payload, "actor": actor,
-        "recorded_at": utc(recorded_at).isoformat(timespec="microseconds"),
-    })
-    return hashlib.sha256((prev_hash + body).encode()).hexdigest()
+               recorded_at: datetime, prev_hash: str, nonce: str | None = None) -> str:
+    """SHA-256 of the previous hash and the canonical JSON of the event's content, which
+    includes ``nonce`` when there is one (schema version 2 on)."""
+    content = {"game": game_id, "seq": seq, "kind": kind, "payload": payload, "actor": actor,
+               "recorded_at": utc(recorded_at).isoformat(timespec="microseconds")}
+    if nonce is not None:
+        content["nonce"] = nonce
+    return hashlib.sha256((prev_hash + canonical_json(content)).encode()).hexdigest()
+
+
+def nonced(payload: dict) -> bool:
+    """Whether an event with this payload is hashed with a nonce (its schema version says)."""
+    version = payload.get("schema_version")
+    return type(version) is int and version >= NONCE_SINCE
+
+
+def digest_of(game_id: str, event: Event) -> str | None:
+    """The hash ``event`` must have, recomputed from its content; None when its schema
+    version needs a nonce and it has none (or has one it must not have)."""
+    nonce = event.nonce
+    if nonced(event.payload) != (nonce is not None) or not (nonce is None or type(nonce) is str):
+        return None
+    return event_hash(game_id, event.seq, event.kind, event.payload, event.actor,
+                      event.recorded_at, event.prev_hash, nonce)
 
 
 EVENT_COLUMNS = (EventRow.seq, EventRow.kind, EventRow.payload, EventRow.actor, EventRow.recorded_at,
-            EventRow.prev_hash, EventRow.hash)
+                 EventRow.prev_hash, EventRow.hash, EventRow.sealed)
 
 
 def _read(session: Session, game_id: str, *where) -> list[Event]:
@@ -61,8 +98,8 @@ def _read(session: Session, game_id: str, *where) -> list[Event]:
 
 def to_event(row) -> Event:
     """An ``Event`` from a row of ``EVENT_COLUMNS``."""
-    seq, kind, payload, actor, at, prev, digest = row
-    return Event(seq, kind, payload, actor, utc(at), prev, digest)
+    seq, kind, payload, actor, at, prev, digest, sealed = row
+    return Event(seq, kind, payload, actor, utc(at), prev, digest, sealed)
 
 
 def load(session: Session, game_id: str, upto: int | None = None) -> list[Event]:
@@ -185,9 +222,10 @@ class EventLog(Sequence):
 
 
 def append(session: Session, game_id: str, expected_seq: int, prev_hash: str, kind: str,
-           payload: dict, actor: str, now: datetime) -> Event:
-    """Insert event ``expected_seq``; raise ``Conflict`` if that seq is already taken."""
-    event, values = new_event(game_id, expected_seq, prev_hash, kind, payload, actor, now)
+           payload: dict, actor: str, now: datetime, sealed: dict | None = None) -> Event:
+    """Insert event ``expected_seq``; raise ``Conflict`` if that seq is already taken.
+    ``sealed``: as for ``new_event``."""
+    event, values = new_event(game_id, expected_seq, prev_hash, kind, payload, actor, now, sealed)
     dialect = session.get_bind().dialect.name
     if dialect in ("postgresql", "sqlite"):
         # one statement: a taken seq inserts nothing (no savepoint needed to stay usable)
@@ -210,15 +248,26 @@ def append(session: Session, game_id: str, expected_seq: int, prev_hash: str, ki
 
 
 def new_event(game_id: str, seq: int, prev_hash: str, kind: str, payload: dict, actor: str,
-              now: datetime) -> tuple[Event, dict]:
+              now: datetime, sealed: dict | None = None) -> tuple[Event, dict]:
     """The event ``seq`` with its place in the hash chain, and its ``events`` row's values:
-    ``append`` inserts them at once, ``move_writes`` with the rest of a move's rows."""
+    ``append`` inserts them at once, ``move_writes`` with the rest of a move's rows.
+
+    ``sealed``: more secrets to keep with the event (GameCreated's seed and salt), or an
+    imported event's own (its nonce).  An event of the current schema gets a fresh nonce
+    unless ``sealed`` brings one; one of schema version 1 (an import) keeps none."""
     payload = {**payload, "schema_version": payload.get("schema_version", SCHEMA_VERSION)}
+    if nonced(payload) and "nonce" not in (sealed or {}):
+        sealed = {**(sealed or {}), "nonce": secrets.token_hex(NONCE_BYTES)}
     now = utc(now)
-    digest = event_hash(game_id, seq, kind, payload, actor, now, prev_hash)
+    event = Event(seq, kind, payload, actor, now, prev_hash, "", sealed)
+    digest = digest_of(game_id, event)
+    if digest is None:
+        raise ValueError(f"event {seq}: a nonce must come with schema version "
+                         f"{NONCE_SINCE} and later, and only with them")
     values = {"game_id": game_id, "seq": seq, "kind": kind, "payload": payload,
-              "actor": actor, "recorded_at": now, "prev_hash": prev_hash, "hash": digest}
-    return Event(seq, kind, payload, actor, now, prev_hash, digest), values
+              "actor": actor, "recorded_at": now, "prev_hash": prev_hash, "hash": digest,
+              "sealed": sealed}
+    return Event(seq, kind, payload, actor, now, prev_hash, digest, sealed), values
 
 
 _APPEND: dict = {}
@@ -253,15 +302,18 @@ class ChainReport:
 
 
 def verify_chain(game_id: str, events: list[Event]) -> ChainReport:
-    """Recompute every hash; the first event whose stored hash or link disagrees breaks it."""
+    """Recompute every hash (with each event's nonce from schema version 2 on, without
+    before); the first event whose stored hash or link disagrees breaks it."""
     prev = GENESIS
     for expected_seq, event in enumerate(events, start=1):
         if event.seq != expected_seq:
             return ChainReport(False, len(events), event.seq, f"gap: expected seq {expected_seq}")
         if event.prev_hash != prev:
             return ChainReport(False, len(events), event.seq, "prev_hash does not link")
-        digest = event_hash(game_id, event.seq, event.kind, event.payload, event.actor,
-                            event.recorded_at, event.prev_hash)
+        digest = digest_of(game_id, event)
+        if digest is None:
+            return ChainReport(False, len(events), event.seq,
+                               "nonce missing or not expected for its schema version")
         if digest != event.hash:
             return ChainReport(False, len(events), event.seq, "hash does not match content")
         prev = event.hash

@@ -2,8 +2,12 @@
 changed in the *public* state (``game.view(state, None)``) -- never a seat's private view,
 so the log cannot show a hidden card or tent to anyone.
 
-Move labels may name a secret choice, so they are shown to site admins only (``reveal``);
-other admins read what anyone at the table could see."""
+While a game runs, a game's own admins (who usually sit in it) see public information only
+(``shows_secrets``): a move's label may name a secret choice, so it is left out; and a hash
+is shown only for an event that is not a move and has a nonce (``concealed``), since a hash
+of content without a nonce confirms a guess of that content (a seed tried until GameCreated's
+hash matched, a stay or leave tried against a move's).  Site admins see everything, and so
+does everyone once the game is over (its seed is revealed then)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -12,9 +16,10 @@ from typing import Any
 
 from engine.core import canonical_json
 from service.admin.notices import actor_name, undone_moves
+from service.fairness import is_over
 from service.games import Loaded
 from service.history import ENGINE_EVENTS, REWIND_EVENTS, rebuild, superseded_seqs
-from service.store import GENESIS, event_hash, verify_chain
+from service.store import GENESIS, Event, digest_of, verify_chain
 
 MAX_DIFF_LINES = 60
 _MISSING = object()
@@ -35,8 +40,8 @@ class Entry:
     who: str
     recorded_at: datetime
     words: str
-    hash: str
-    prev_hash: str
+    hash: str | None       # None: concealed while the game runs (``concealed``)
+    prev_hash: str | None
     verified: bool
     superseded: bool
     changes: list[Change] = field(default_factory=list)
@@ -134,24 +139,39 @@ def describe(loaded: Loaded, index: int, reveal: bool) -> str:
     return f"{event.kind} {canonical_json({k: v for k, v in p.items() if k != 'schema_version'})}"
 
 
-def audit(loaded: Loaded, reveal: bool) -> tuple[list[Entry], Any]:
-    """The log of the whole game, oldest first, and the chain report."""
+def shows_secrets(loaded: Loaded, site_admin: bool) -> bool:
+    """Whether the audit may show move labels and every hash: to a site admin always, to a
+    game's admin once the game is over."""
+    return site_admin or is_over(loaded.row.status)
+
+
+def concealed(event: Event) -> bool:
+    """An event whose hash a game's admin may not see while the game runs: a move (its
+    content is a seat's choice) or an event without a nonce (written before fair play)."""
+    return event.kind in ENGINE_EVENTS or event.nonce is None
+
+
+def audit(loaded: Loaded, site_admin: bool) -> tuple[list[Entry], Any]:
+    """The log of the whole game, oldest first, and the chain report; what the viewer may
+    see of it (``shows_secrets``)."""
+    reveal = shows_secrets(loaded, site_admin)
     events = loaded.events
     report = verify_chain(loaded.row.id, events)
     superseded = superseded_seqs(events)
     views = public_views(loaded)
     names = [s.name for s in loaded.seats]
     entries = []
-    prev = GENESIS
+    prev, prev_hidden = GENESIS, False
     for i, event in enumerate(events):
-        own = event_hash(loaded.row.id, event.seq, event.kind, event.payload, event.actor,
-                         event.recorded_at, event.prev_hash) == event.hash
+        own = digest_of(loaded.row.id, event) == event.hash
+        hidden = not reveal and concealed(event)
         changes, more = diff(views[i - 1] if i else None, views[i])
         entries.append(Entry(
             seq=event.seq, kind=event.kind, actor=event.actor,
             who=actor_name(event.actor, names), recorded_at=event.recorded_at,
-            words=describe(loaded, i, reveal), hash=event.hash, prev_hash=event.prev_hash,
+            words=describe(loaded, i, reveal), hash=None if hidden else event.hash,
+            prev_hash=None if prev_hidden else event.prev_hash,
             verified=own and event.prev_hash == prev and event.seq == i + 1,
             superseded=event.seq in superseded, changes=changes, more_changes=more))
-        prev = event.hash
+        prev, prev_hidden = event.hash, hidden
     return entries, report

@@ -14,15 +14,14 @@ from datetime import datetime
 from sqlalchemy.orm import Session
 
 from engine import IllegalAction
-from engine.core import replay
 from engine.text import phrase, term
-from service import snapshots, store
+from service import fairness, snapshots, store
 from service.accounts import mailer
 from service.admin import seat_offers
 from service.admin.auth import Admin
 from service.games import (Loaded, Outcome, StaleMove, _outbox, _queue_mail,
                            _wants_turn_mail, load, play_bots)
-from service.history import INFO_EVENTS, created, effective_moves, rebuild
+from service.history import INFO_EVENTS, created, effective_moves, rebuild, setup
 from service.i18n import N_
 from service.models import GameRow, SeatOfferRow, SeatRow
 from service.store import Conflict, Event
@@ -119,6 +118,9 @@ def rollback(session: Session, game_id: str, to_seq, reason, actor: str, now: da
     loaded = _load_expecting(session, game_id, expected_seq)
     if loaded.row.status == "abandoned":
         raise IllegalAction(phrase("the game was abandoned; it cannot be rolled back"))
+    if fairness.revealed(loaded.events):
+        raise IllegalAction(phrase("the game is over and its seed was revealed; it cannot be "
+                                   "rolled back (every future draw is known now)"))
     if not isinstance(to_seq, int) or isinstance(to_seq, bool) or not 1 <= to_seq < loaded.seq:
         raise IllegalAction(phrase("to_seq must be a seq from 1 to {last}", last=loaded.seq - 1))
     text = _reason(reason)
@@ -182,10 +184,10 @@ def _epoch_before(loaded: Loaded, last: Event, session: Session | None):
     if session is not None:
         return load(session, loaded.row.id, upto=last.seq - 1,
                     seats=loaded.seats).state.get("epoch")
-    start = created([loaded.first])
-    moves = effective_moves(loaded.events)
-    return replay(loaded.game, start["players"], start["seed"], start["options"],
-                  [(e.payload["seat"], e.payload["action"]) for e in moves[:-1]]).get("epoch")
+    state = setup(loaded.game, loaded.first)
+    for event in effective_moves(loaded.events)[:-1]:
+        loaded.game.apply_in_place(state, event.payload["seat"], event.payload["action"])
+    return state.get("epoch")
 
 
 def undo_move(session: Session, game_id: str, seat: int, seq_seen, now: datetime,
@@ -346,13 +348,16 @@ def abandon(session: Session, game_id: str, reason, actor: str, now: datetime, d
 # --- export and import -------------------------------------------------------------------------
 
 EXPORT_FORMAT = "chasqui-game"
-EXPORT_VERSION = 1
+EXPORT_VERSION = 2
+EXPORT_VERSIONS = (1, 2)  # 1: before fair play, events without sealed data
 
 
 def export_game(session: Session, game_id: str) -> dict:
-    """Everything needed to reproduce the game elsewhere: its events with their hashes, and
-    the seats' contact data (which the events do not all carry).  Seat nonces are not
-    exported: links are bound to one installation's secret key anyway."""
+    """Everything needed to reproduce the game elsewhere: its events with their hashes and
+    their sealed data (nonces; GameCreated's seed and salt: a site admin's export holds the
+    game's whole hidden future), and the seats' contact data (which the events do not all
+    carry).  Seat nonces are not exported: links are bound to one installation's secret key
+    anyway."""
     loaded = load(session, game_id)
     return {
         "format": EXPORT_FORMAT, "version": EXPORT_VERSION,
@@ -361,7 +366,8 @@ def export_game(session: Session, game_id: str) -> dict:
                   for s in loaded.seats],
         "events": [{"seq": e.seq, "kind": e.kind, "payload": e.payload, "actor": e.actor,
                     "recorded_at": e.recorded_at.isoformat(timespec="microseconds"),
-                    "prev_hash": e.prev_hash, "hash": e.hash} for e in loaded.events],
+                    "prev_hash": e.prev_hash, "hash": e.hash, "sealed": e.sealed}
+                   for e in loaded.events],
     }
 
 
@@ -386,12 +392,13 @@ def _parse_events(raw) -> list[Event]:
             events.append(Event(
                 seq=item["seq"], kind=item["kind"], payload=item["payload"],
                 actor=item["actor"], recorded_at=store.utc(datetime.fromisoformat(item["recorded_at"])),
-                prev_hash=item["prev_hash"], hash=item["hash"]))
-        except (KeyError, TypeError, ValueError) as error:
+                prev_hash=item["prev_hash"], hash=item["hash"], sealed=item.get("sealed")))
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise IllegalAction(phrase("events[{index}] is malformed ({error})", index=i,
                                        error=str(error))) from None
         if not (isinstance(item["seq"], int) and isinstance(item["kind"], str)
-                and isinstance(item["payload"], dict) and isinstance(item["actor"], str)):
+                and isinstance(item["payload"], dict) and isinstance(item["actor"], str)
+                and (item.get("sealed") is None or isinstance(item["sealed"], dict))):
             raise IllegalAction(phrase("events[{index}] is malformed", index=i))
     return events
 
@@ -402,7 +409,7 @@ def import_game(session: Session, data, now: datetime) -> str:
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         raise IllegalAction(phrase("not a Chasqui game export (format must be {format})",
                                    format=repr(EXPORT_FORMAT)))
-    if data.get("version") != EXPORT_VERSION:
+    if data.get("version") not in EXPORT_VERSIONS:
         raise IllegalAction(phrase("unknown export version {version}",
                                    version=repr(data.get("version"))))
     game_id = (data.get("game") or {}).get("id") if isinstance(data.get("game"), dict) else None
@@ -440,7 +447,7 @@ def import_game(session: Session, data, now: datetime) -> str:
     session.flush()
     for event in events:
         stored = store.append(session, game_id, event.seq, event.prev_hash, event.kind,
-                              event.payload, event.actor, event.recorded_at)
+                              event.payload, event.actor, event.recorded_at, sealed=event.sealed)
         if stored.hash != event.hash:  # cannot happen after verify_chain; never store a fork
             raise IllegalAction(phrase("event {seq} does not reproduce its hash", seq=event.seq))
     return game_id

@@ -20,9 +20,10 @@ from werkzeug.exceptions import NotFound as HTTPNotFound
 from engine import GAMES, IllegalAction
 from engine.core import canonical_json
 from engine.text import phrase, term
+from service import fairness
 from service.accounts import mailer, sessions
 from service.admin import auth, commands, seat_offers
-from service.admin.audit import audit
+from service.admin.audit import audit, shows_secrets
 from service.admin.notices import undone_moves
 from service.app import limiter, services
 from service.errors import told
@@ -277,13 +278,15 @@ def game_page(game_id: str):
         loaded = load(session, game_id)
         mail = mail_status(session, game_id)
         offers = seat_offers.open_offers(session, game_id, svc.clock())
-    reveal = g.admin.may_see_seats_of(loaded.seats)  # a player first: never in their game
-    entries, report = audit(loaded, reveal=reveal)
+    may_see_seats = g.admin.may_see_seats_of(loaded.seats)  # a player first: never in their game
+    entries, report = audit(loaded, site_admin=may_see_seats)
     to_act = loaded.game.to_act(loaded.state) if loaded.row.status == "active" else []
+    reveal = shows_secrets(loaded, may_see_seats)
     says = [described(loaded, i, reveal) for i in range(len(entries))]
     return render_template("admin/game.html", loaded=loaded, entries=entries, report=report,
                            mail=mail, to_act=to_act, title=loaded.game.title, says=says,
-                           may_see_seats=reveal, offers=offers, seat_in=g.admin.seat_in(loaded.seats),
+                           may_see_seats=may_see_seats, offers=offers, seat_in=g.admin.seat_in(loaded.seats),
+                           reveal=reveal, seed_revealed=fairness.revealed(loaded.events),
                            to_act_names=[loaded.seats[s].name for s in to_act],
                            outcome=loaded.game.outcome(loaded.state))
 

@@ -113,3 +113,27 @@ def test_finding_a_submitted_action_gives_the_listed_one_and_refuses_the_rest(na
         with pytest.raises(IllegalAction) as listed:
             find_legal(legal, bogus)
         assert str(refused.value) == str(listed.value)
+
+
+# A seed no view could show by chance: 256 bits, as the service draws them (fair play).
+TELLTALE_SEED = 2 ** 255 + 987_654_321_123_456_789
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_no_view_ever_contains_the_seed(name):
+    """The state keeps ``state["seed"]`` for later draws; a view (a seat's or the public's)
+    must never copy it, or every hand and future draw would be known to whoever sees it."""
+    game = get_game(name)
+    players = game.max_players
+    seen = []
+
+    def check(game, before, after, seat, action):
+        for state in (before, after):
+            for viewer in [None, *range(players)]:
+                shown = canonical_json(game.view(state, viewer))
+                seen.append(shown)
+                assert str(TELLTALE_SEED) not in shown, (name, viewer)
+                assert '"seed"' not in shown, (name, viewer)
+
+    state, _moves = play_random_game(name, players, TELLTALE_SEED, {}, check)
+    assert state["seed"] == TELLTALE_SEED and seen  # the state does keep it

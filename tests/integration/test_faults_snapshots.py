@@ -262,8 +262,9 @@ def reference_undo_label(db, game_id: str, seat: int) -> str | None:
     if any(e.kind not in INFO_EVENTS and (e.actor != me or e.kind not in ("MoveMade", "Undone"))
            for e in events[last.seq:]):
         return None
+    from service.history import seed_of
     start = events[0].payload
-    before = replay(game, start["players"], start["seed"], start["options"],
+    before = replay(game, start["players"], seed_of(events[0]), start["options"],
                     [(e.payload["seat"], e.payload["action"]) for e in moves[:-1]])
     if before.get("epoch") != state.get("epoch"):
         return None

@@ -92,13 +92,14 @@ def test_abandon(app, client, admin_headers, new_game):
     assert post_form(client, data["id"], "abandon", reason="").status_code == 400
     assert post_form(client, data["id"], "abandon", reason="players vanished").status_code == 303
     status = client.get(f"/api/games/{data['id']}", headers=admin_headers).get_json()
-    assert status["status"] == "abandoned" and status["events"][-1]["kind"] == "GameAbandoned"
-    assert move(client, secrets[0], "stay", 2).status_code == 400
+    assert status["status"] == "abandoned"
+    assert [e["kind"] for e in status["events"][-2:]] == ["GameAbandoned", "SeedRevealed"]
+    assert move(client, secrets[0], "stay", 3).status_code == 400  # at the head: abandoned
     for i in range(3):
         assert "players vanished" in text_of(mails(app, f"p{i}@example.com")[-1])
     assert post_form(client, data["id"], "rollback", to_seq="1", reason="oops").status_code == 400
     assert post_form(client, data["id"], "seats/0/bot").status_code == 400
-    assert len(events(client, admin_headers, data["id"])) == 2
+    assert len(events(client, admin_headers, data["id"])) == 3
 
 
 def test_seat_commands_refuse_bad_input(app, client, admin_headers, new_game):
@@ -113,18 +114,19 @@ def test_seat_commands_refuse_bad_input(app, client, admin_headers, new_game):
     assert kinds.count("SeatBotted") == 1
 
 
-def test_rolling_back_a_finished_game_of_bots_replays_it_to_the_same_end(app, client, admin_headers, new_game):
+def test_a_finished_game_of_bots_reveals_its_seed_and_cannot_be_rolled_back(app, client, admin_headers, new_game):
+    """Rolling a finished game back would replay a future everyone knows once its seed is
+    revealed (fair play), so it is refused and nothing changes."""
     site_admin(app, client)
     data, _ = new_game(players=3, seed=3)
     for seat in range(3):
         post_form(client, data["id"], f"seats/{seat}/bot")
     with svc(app).db.reading() as session:
         finished = load(session, data["id"])
-    assert finished.row.status == "finished"
+    assert finished.row.status == "finished" and finished.head.kind == "SeedRevealed"
     response = post_form(client, data["id"], "rollback", to_seq="6", reason="replay the end")
-    assert response.status_code == 303
+    assert response.status_code == 400
     with svc(app).db.reading() as session:
         again = load(session, data["id"])
     assert again.row.status == "finished" and again.state == finished.state
-    assert again.events[finished.seq].kind == "RolledBack"
-    assert {e.actor for e in again.events[finished.seq + 1:]} == {"bot"}
+    assert again.seq == finished.seq

@@ -22,7 +22,9 @@ def test_game_status_lists_events_with_hash_chain(client, admin_headers, new_gam
     assert status["to_act"] == [0, 1, 2, 3]
     first = status["events"][0]
     assert first["kind"] == "GameCreated" and first["prev_hash"] == "0" * 64
-    assert first["payload"]["seed"] == 42 and first["payload"]["players"] == ["P0", "P1", "P2", "P3"]
+    assert first["payload"]["players"] == ["P0", "P1", "P2", "P3"]
+    assert "seed" not in first["payload"]  # GameCreated publishes a commitment to it only
+    assert len(first["payload"]["commitment"]) == 64
 
 
 def test_seat_sees_its_view_and_legal_actions(client, new_game):
