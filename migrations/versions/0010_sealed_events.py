@@ -11,7 +11,7 @@ a game started after the upgrade could not be replayed by it.  The downgrade the
 while any event has sealed data; drop those games first (or export them) if you must go back.
 
 Revision ID: 0010_sealed
-Revises: 0008
+Revises: 0009_seat_offers
 Create Date: 2026-12-02
 """
 import sqlalchemy as sa
