@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from engine.text import phrase
+from service.refusals import Refusal
 from service.validation import BIDI_CONTROLS, LINE_BREAKS
 
 _CONTROLS = "\x00-\x1f\x7f-\x9f" + "".join(sorted(BIDI_CONTROLS | LINE_BREAKS))
@@ -18,9 +20,9 @@ _CONTROL = re.compile(f"[{_CONTROLS}]")
 _NOT_ONE_ADDRESS = re.compile(f"[{_CONTROLS}\\s,;<>\"]")
 
 
-class Unmailable(ValueError):
+class Unmailable(Refusal, ValueError):
     """A stored value no mail can carry.  Its text names no game content, so the admins'
-    mail status may show it as it is."""
+    mail status may show it as it is (``last_error`` keeps its English)."""
 
 
 def one_line(text: str) -> str:
@@ -31,8 +33,8 @@ def one_line(text: str) -> str:
 def one_address(address: str) -> str:
     """``address`` when it is one addr-spec; else ``Unmailable``."""
     if address.count("@") != 1 or _NOT_ONE_ADDRESS.search(address):
-        raise Unmailable("the stored address is not exactly one mail address "
-                         "(a control character, a space or a list); correct the seat's address")
+        raise Unmailable(phrase("the stored address is not exactly one mail address (a control "
+                                "character, a space or a list); correct the seat's address"))
     return address
 
 
