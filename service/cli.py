@@ -1,6 +1,7 @@
 """``flask --app service.wsgi chasqui …``: operations from the command line."""
 from __future__ import annotations
 
+import logging
 import sys
 
 import click
@@ -12,6 +13,8 @@ from service.app import services
 from service.delivery import due_ids
 from service.models import GameRow
 from service.store import verify_chain
+
+log = logging.getLogger(__name__)
 
 group = AppGroup("chasqui", help="Chasqui operations.")
 
@@ -100,45 +103,73 @@ def verify_record(record):
 @group.command("sweep")
 def sweep():
     """Deliver outbox rows left unsent (what the beat task does every minute)."""
-    svc = services()
-    ids = due_ids(svc.db, svc.clock())
-    for outbox_id in ids:
-        svc.deliver(outbox_id)
+    click.echo(f"swept {sweep_outboxes(services())} rows")
+
+
+def sweep_outboxes(svc) -> int:
+    """Deliver the due rows of the game outbox and of the accounts' (sign-in links,
+    invitations); returns how many were due.  A row whose delivery raises is logged with its
+    id and the next row goes on (a delivery records its own row's faults: ``delivery.fault``)."""
     from service.accounts import mailer  # issue 10: sign-in links and invitations
 
+    ids = due_ids(svc.db, svc.clock())
+    each_row("outbox", ids, svc.deliver)
     account_ids = mailer.due_ids(svc.db, svc.clock())
-    for mail_id in account_ids:
-        mailer.deliver(svc.db, svc.settings, mail_id, svc.clock())
-    click.echo(f"swept {len(ids) + len(account_ids)} rows")
+    each_row("account mail", account_ids,
+             lambda mail_id: mailer.deliver(svc.db, svc.settings, mail_id, svc.clock()))
+    return len(ids) + len(account_ids)
+
+
+def each_row(what: str, ids: list[int], deliver_one) -> None:
+    for row_id in ids:
+        try:
+            deliver_one(row_id)
+        except Exception:  # noqa: BLE001 - one row must never stop the rest
+            log.exception("%s %s could not be delivered; the next sweep tries again", what, row_id)
 
 
 @group.command("sweep-deadlines")
 def sweep_deadlines_command():
     """Fire due reminders and timeouts (what the beat task does every minute)."""
+    click.echo(f"fired deadlines; {fire_deadlines(services())} mails queued")
+
+
+def fire_deadlines(svc) -> int:
     from service import deadlines
 
-    svc = services()
     ids = deadlines.sweep(svc.db, svc.clock(), svc.settings.mail_domain)
     svc.dispatch(ids)
-    click.echo(f"fired deadlines; {len(ids)} mails queued")
+    return len(ids)
+
+
+def send_digests(svc) -> int:
+    from service import digest
+
+    ids = digest.plan(svc.db, svc.clock(), svc.settings.mail_domain)
+    svc.dispatch(ids)
+    return len(ids)
 
 
 @group.command("tick")
 @click.option("--every", default=60.0, help="seconds between sweeps")
 def tick(every: float):
-    """The embedded default's beat: every minute, deliver owed mail, fire due deadlines and
-    send the daily digests (what Celery beat does in production)."""
+    """The embedded default's beat: every minute, fire due deadlines, send the daily digests
+    and deliver owed mail (what Celery beat does in production).  Each step that fails is
+    logged and the next one runs; the loop never stops for one bad row or game."""
     import time
-
-    from service import deadlines, digest
 
     svc = services()
     while True:
-        svc.dispatch(deadlines.sweep(svc.db, svc.clock(), svc.settings.mail_domain))
-        svc.dispatch(digest.plan(svc.db, svc.clock(), svc.settings.mail_domain))
-        for outbox_id in due_ids(svc.db, svc.clock()):
-            svc.deliver(outbox_id)
+        tick_once(svc)
         time.sleep(every)
+
+
+def tick_once(svc) -> None:
+    for step in (fire_deadlines, send_digests, sweep_outboxes):
+        try:
+            step(svc)
+        except Exception:  # noqa: BLE001 - the beat goes on; the next tick tries again
+            log.exception("tick: %s failed; the next tick tries again", step.__name__)
 
 
 @group.command("create-admin")

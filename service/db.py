@@ -93,12 +93,19 @@ def ping_if_idle(engine: Engine) -> None:
     event.listen(engine, "checkin", checkin)
 
 
+# How long a SQLite writer waits for another's lock before it is refused (``lost_a_race``).
+BUSY_TIMEOUT_MS = 30_000
+# The execution option a unit of work sets on its SQLite connection: begin by taking the lock.
+_WRITES = "chasqui_writes"
+
+
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
-    """WAL lets the web page read while a delivery writes; foreign keys are off by default."""
+    """WAL lets pages read while a command writes; the busy timeout makes a writer wait its
+    turn instead of failing at once; foreign keys are off by default."""
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     cursor.close()
     # pysqlite's own transaction handling never emits BEGIN before a SAVEPOINT, so RELEASE
     # SAVEPOINT would commit: an appended event would survive a failure later in the same
@@ -107,7 +114,13 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
 
 
 def _sqlite_begin(connection) -> None:
-    connection.exec_driver_sql("BEGIN")
+    """A unit of work begins IMMEDIATE: it takes SQLite's one write lock before it reads, so
+    concurrent commands queue on the busy timeout.  A deferred transaction that read first
+    could not be let write once another command had committed since its read (SQLite answers
+    "database is locked" at once then, without waiting): that was a 500 under load.  Reads
+    stay deferred and never wait (WAL)."""
+    writes = connection.get_execution_options().get(_WRITES, False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
 
 
 def execute_core(session: Session, statement, params: dict):
@@ -165,12 +178,18 @@ def _psycopg_json(value):
 # waited for the other (a move and the sweep's timeout of the same seat, each holding a row
 # the other writes), and the database aborted one.  Its transaction wrote nothing.
 _LOST_RACES = frozenset({"40P01", "40001"})
+# SQLite's SQLITE_BUSY (and its extended codes, e.g. BUSY_SNAPSHOT): another writer held the
+# lock for longer than the busy timeout.  Nothing of the refused transaction was written.
+_SQLITE_BUSY = 5
 
 
 def lost_a_race(error: exc.DBAPIError) -> bool:
-    """Whether ``error`` aborted a writer for a race with another (see ``_LOST_RACES``), which
-    is the same news as a taken seq, not a fault."""
-    return getattr(error.orig, "sqlstate", None) in _LOST_RACES
+    """Whether ``error`` aborted a writer for a race with another (see ``_LOST_RACES`` and
+    ``_SQLITE_BUSY``), which is the same news as a taken seq, not a fault."""
+    if getattr(error.orig, "sqlstate", None) in _LOST_RACES:
+        return True
+    code = getattr(error.orig, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF == _SQLITE_BUSY
 
 
 @contextmanager
@@ -184,6 +203,15 @@ def lost_races_refused() -> Iterator[None]:
         if not lost_a_race(error):
             raise
         raise Conflict.moved_on() from error
+
+
+WRITES = "chasqui.writes"  # Session.info: this session belongs to a command (a unit of work)
+
+
+def in_unit_of_work(session) -> bool:
+    """Whether ``session`` is a unit of work's, which commits what it writes; a read's (a
+    page, an API GET: ``Database.reading``) never writes anything."""
+    return bool(session.info.get(WRITES))
 
 
 class Database:
@@ -231,11 +259,16 @@ class Database:
     @contextmanager
     def unit_of_work(self) -> Iterator[Session]:
         """A command's transaction.  One that PostgreSQL aborted for waiting on another writer
-        that waited on it wrote nothing and is refused (``lost_races_refused``)."""
-        session = self.sessions()
+        that waited on it, or that SQLite's lock stayed busy for too long, wrote nothing and
+        is refused (``lost_races_refused``).  On SQLite it takes the write lock as it begins
+        (``_sqlite_begin``).  Its session says so (``in_unit_of_work``): only
+        such a session stores a snapshot of a game it loads."""
+        session = self.sessions(info={WRITES: True})
         try:
             with lost_races_refused():
                 try:
+                    if not self.postgres:
+                        session.connection(execution_options={_WRITES: True})
                     yield session
                     session.commit()
                 except BaseException:

@@ -9,6 +9,7 @@ import logging
 from datetime import datetime
 
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from service import preferences, store, timekeeping, vacation
@@ -27,26 +28,47 @@ def sweep(db: Database, now: datetime, domain: str, batch: int = 100) -> list[in
     A batch is one transaction.  Two sweepers firing timeouts in the same games each wait for
     the other's new event; PostgreSQL then aborts one of them as a deadlock.  Nothing of that
     batch was committed or dispatched, and its deadlines are still pending, so this sweep stops
-    there and the next one (a minute later) fires them."""
+    there and the next one (a minute later) fires them.
+
+    Each deadline fires in a savepoint of its own (``fire_one``): one that raises (a game that
+    no longer replays, a bug) is undone alone, logged with its id and left pending for the
+    next sweep, and this sweep goes on with the others without meeting it again."""
     outbox_ids: list[int] = []
+    failed: set[int] = set()
     while True:
         try:
             with db.unit_of_work() as session:
-                due = timekeeping.due_deadlines(session, now, limit=batch)
+                due = [deadline for deadline in timekeeping.due_deadlines(
+                    session, now, limit=batch + len(failed)) if deadline.id not in failed][:batch]
                 fired: list[int] = []
                 for deadline in due:
-                    try:
-                        with session.begin_nested():
-                            fired += fire(session, deadline, now, domain)
-                    except store.Conflict:
-                        log.info("deadline %s lost a race with a move; it will be re-checked",
-                                 deadline.id)
+                    fired += fire_one(session, deadline, now, domain, failed)
         except store.Conflict:  # the unit of work lost a deadlock (``Database.unit_of_work``)
             log.info("a sweep's batch lost a deadlock with another sweeper; the next sweep fires it")
             return outbox_ids
         outbox_ids += fired
         if len(due) < batch:
             return outbox_ids
+
+
+def fire_one(session: Session, deadline: DeadlineRow, now: datetime, domain: str,
+             failed: set[int]) -> list[int]:
+    """``fire`` in a savepoint; a deadline that raises is undone, logged and added to
+    ``failed`` (it stays pending), and the sweep goes on.  A database that fails (a lost
+    connection) is no deadline's fault: it ends the sweep, as before."""
+    deadline_id, game_id = deadline.id, deadline.game_id
+    try:
+        with session.begin_nested():
+            return fire(session, deadline, now, domain)
+    except store.Conflict:
+        log.info("deadline %s lost a race with a move; it will be re-checked", deadline_id)
+    except OperationalError:  # the database failed, not this deadline: the sweep ends
+        raise
+    except Exception:  # noqa: BLE001 - one game's deadline must not stop the others'
+        failed.add(deadline_id)
+        log.exception("deadline %s of game %s could not be fired; it stays pending for the "
+                      "next sweep", deadline_id, game_id)
+    return []
 
 
 def fire(session: Session, deadline: DeadlineRow, now: datetime, domain: str) -> list[int]:

@@ -29,10 +29,13 @@ import threading
 from datetime import datetime, timedelta
 
 from sqlalchemy import bindparam, select, update
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm.attributes import set_committed_value
 
 from service import mail_reads, mail_sql, mailkit
 from service.db import Database
+from service.mail_headers import Unmailable
+from service.refusals import Conflict
 from service.games import load
 from service.mail import build_message, deadlines_for
 from service.models import OutboxRow, SeatClockRow
@@ -64,8 +67,56 @@ def deliver(db: Database, settings, outbox_id: int, now: datetime, transport=Non
     """Deliver one row; returns its status afterwards ("sent", "pending", "bounced", ...).
     When it was sent, the due siblings (same game and seq, pending, not locked elsewhere) go
     out in the same transaction: each is sent and marked exactly as its own task would have,
-    except that a temporary failure of a sibling leaves it untouched for its own task."""
+    except that a temporary failure of a sibling leaves it untouched for its own task.
+
+    Whatever the row raises (a message that cannot be built, a game that no longer loads) is
+    written on the row by ``fault`` and not raised: the sweep, ``tick`` and the worker go on
+    with the next row."""
     transport = transport or transport_for(settings)
+    return guarded(db, OutboxRow, outbox_id, now,
+                   lambda: _deliver(db, settings, outbox_id, now, transport))
+
+
+def guarded(db: Database, model, row_id: int, now: datetime, attempt_delivery) -> str:
+    """``attempt_delivery()``, whose transaction a failure of its own row's has undone; that
+    failure is then recorded on the row in a transaction of its own (``fault``).  A race lost
+    to another writer (``Conflict``) is no fault of the row: it stays as it was; nor is a
+    database that fails (``OperationalError``: a lost connection), which is raised."""
+    try:
+        return attempt_delivery()
+    except Conflict:
+        log.info("%s %s lost a race with another writer; left for the sweep", model.__name__,
+                 row_id)
+        return "pending"
+    except OperationalError:
+        raise
+    except Exception as error:  # noqa: BLE001 - one row's failure must not stop the rest
+        with db.unit_of_work() as session:
+            row = session.scalars(select(model).where(model.id == row_id)
+                                  .with_for_update(skip_locked=True)).first()
+            if row is None or row.status != "pending":
+                log.exception("%s %s failed", model.__name__, row_id)
+                return "locked-or-missing" if row is None else row.status
+            return fault(row, error, now)
+
+
+def fault(row, error: BaseException, now: datetime) -> str:
+    """A mail that could not be built or sent for a reason of its own row (a stored value no
+    header can carry, a game that no longer replays, a bug) is written on that row as a relay's
+    temporary failure is: the error in ``last_error`` (the game page's mail status shows it
+    to its admins), retried after ``backoff`` until ``MAX_ATTEMPTS``, then ``failed``.
+
+    ``last_error`` names the error's kind only, unless it is ``Unmailable`` (whose text names
+    no game content): an exception raised while rendering a seat's private view could quote
+    it, and the admins' page must show no more than public information.  The log has it all,
+    with the row's id."""
+    log.error("%s %s could not be built or sent", type(row).__name__, row.id, exc_info=error)
+    reason = (str(error) if isinstance(error, Unmailable)
+              else f"{type(error).__name__} (the log has the details)")
+    return record(row, TemporaryFailure(f"not sent: {reason}"), now)
+
+
+def _deliver(db: Database, settings, outbox_id: int, now: datetime, transport) -> str:
     with db.unit_of_work() as session:
         row = session.scalars(
             select(OutboxRow).where(OutboxRow.id == outbox_id).with_for_update(skip_locked=True)
@@ -95,15 +146,30 @@ def deliver(db: Database, settings, outbox_id: int, now: datetime, transport=Non
         if status != "sent":
             return status
         for sibling in siblings:
-            try:
-                if _deliver_row(settings, transport, session, loaded, sibling, now,
-                                languages.get(sibling.id), deadlines, zones,
-                                sibling=True) == "pending":
-                    break  # the relay is unwell: leave the rest to their own tasks
-            except Exception:  # noqa: BLE001 - a sibling's bug must not undo the rows sent
-                log.exception("outbox %s left to its own task", sibling.id)
-                break
+            if not _sibling_sent(settings, transport, session, loaded, sibling, now,
+                                 languages.get(sibling.id), deadlines, zones):
+                break  # the relay is unwell: leave the rest to their own tasks
         return status
+
+
+def _sibling_sent(settings, transport, session, loaded, sibling: OutboxRow, now: datetime,
+                  language: str | None, deadlines: dict, zones: dict) -> bool:
+    """Send a sibling along with its row's delivery; False when the rest should wait for
+    their own tasks.  A sibling whose message cannot be built is left untouched, as one that
+    met a temporary failure is: its own delivery tries it and counts the fault, and the other
+    siblings go on."""
+    try:
+        message = build_message(settings, loaded, sibling, language, deadlines, zones)
+    except Exception:  # noqa: BLE001 - its own delivery records it
+        log.exception("outbox %s left to its own task: its message could not be built",
+                      sibling.id)
+        return True
+    try:
+        return send_and_record(transport, session, sibling, message, now,
+                               own_attempt=False) != "pending"
+    except Exception:  # noqa: BLE001 - a sibling's bug must not undo the rows sent
+        log.exception("outbox %s left to its own task", sibling.id)
+        return False
 
 
 def withdrawn_reminders(session, loaded, rows: list[OutboxRow]) -> list[OutboxRow]:
@@ -133,10 +199,9 @@ WITHDRAWN = "not sent: the decision closed before the reminder went out"
 
 
 def _deliver_row(settings, transport, session, loaded, row: OutboxRow, now: datetime,
-                 language: str | None, deadlines: dict, zones: dict,
-                 sibling: bool = False) -> str:
+                 language: str | None, deadlines: dict, zones: dict) -> str:
     message = build_message(settings, loaded, row, language, deadlines, zones)
-    return send_and_record(transport, session, row, message, now, own_attempt=not sibling)
+    return send_and_record(transport, session, row, message, now)
 
 
 def send_and_record(transport, session, row, message, now: datetime,
@@ -296,10 +361,14 @@ def deliver_many(db: Database, settings, outbox_ids, now: datetime,
     before the commit leaves every row of the batch pending, to be sent again (same bytes,
     same Message-ID) by the sweep.  A temporary failure is counted on the row that met it and
     ends the batch: the relay is unwell, and the rows not tried stay pending, untouched, for
-    the sweep.  A row whose message cannot be built is logged and left pending (the others
-    still go).  The sends overlap the building of the next message when the transport allows
-    it (``_Sends``); nothing else changes: the next mail goes out only after the previous
-    one's answer was recorded."""
+    the sweep.  A row whose message cannot be built, or whose game cannot be loaded, is its
+    own ``fault`` (the others still go).  The sends overlap the building of the next message
+    when the transport allows it (``_Sends``); nothing else changes: the next mail goes out
+    only after the previous one's answer was recorded.
+
+    Anything else that fails the batch's transaction (a relay error of no known kind, the
+    database) reaches the task and commits nothing: the sweep then delivers each row on its
+    own (``deliver``), where only the row at fault records a fault."""
     transport = transport or transport_for(settings)
     ids = sorted({int(i) for i in outbox_ids})
     statuses = {i: "locked-or-missing" for i in ids}
@@ -329,9 +398,8 @@ def deliver_many(db: Database, settings, outbox_ids, now: datetime,
                     statuses.update((row.id, row.status) for row in withdrawn)
                     group = groups[key] = [row for row in group if row not in withdrawn]
                 deadlines = {} if loaded is None else deadlines_for(session, loaded, group)
-            except Exception:  # noqa: BLE001 - one broken game must not hold back the others
-                log.exception("outbox %s left pending: the game could not be loaded",
-                              [row.id for row in group])
+            except Exception as error:  # noqa: BLE001 - one broken game must not hold back the others
+                statuses.update((row.id, fault(row, error, now)) for row in group)
                 continue
             games[key] = (loaded, deadlines)
         # After the loads: their seats are known, so this reads no seat again.
@@ -358,9 +426,8 @@ def deliver_many(db: Database, settings, outbox_ids, now: datetime,
                     try:
                         message = build_message(settings, loaded, row,
                                                 languages.get(row.id), deadlines, zones)
-                    except Exception:  # noqa: BLE001 - a bug in one mail must not stop the rest
-                        log.exception("outbox %s left pending: its message could not be built",
-                                      row.id)
+                    except Exception as error:  # noqa: BLE001 - a bug in one mail must not stop the rest
+                        statuses[row.id] = fault(row, error, now)
                         continue
                     if unwell(sends.submit(row, message)):
                         return

@@ -7,6 +7,7 @@ seat, seq) so that a re-sent digest is the same mail."""
 from __future__ import annotations
 
 import hashlib
+import logging
 from datetime import datetime
 from email.message import EmailMessage
 from email.utils import format_datetime
@@ -16,13 +17,15 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, object_session
 
-from service import preferences
+from service import mail_headers, preferences
 from service.db import Database
 from service.games import NotFound, load
 from service.i18n import translate
 from service.models import DigestRow, EventRow, MailPreferenceRow, OutboxRow, SeatRow
 from service.presenter import seat_context
 from service.store import utc
+
+log = logging.getLogger(__name__)
 
 
 def seat_games(session: Session, address: str) -> list[dict]:
@@ -33,6 +36,10 @@ def seat_games(session: Session, address: str) -> list[dict]:
         try:
             loaded = load(session, seat_row.game_id)
         except (NotFound, ValueError):
+            continue
+        except Exception:  # noqa: BLE001 - one game that cannot be replayed hides only itself
+            log.exception("game %s left out of a games list: it could not be loaded",
+                          seat_row.game_id)
             continue
         game, state = loaded.game, loaded.state
         waiting = (loaded.row.status == "active" and game.outcome(state) is None
@@ -72,29 +79,42 @@ def plan(db: Database, now: datetime, domain: str) -> list[int]:
     with db.reading() as session:
         addresses = _digest_addresses(session)
     for address in addresses:
-        with db.unit_of_work() as session:
-            if session.get(DigestRow, (address, day)) is not None:
-                continue
-            games = [g for g in seat_games(session, address) if g["waiting"] and g["mode"] == "digest"]
-            if not games:
-                continue
-            first = games[0]
-            row = OutboxRow(game_id=first["game_id"], seat=first["seat"], kind="digest",
-                            seq=first["seq"], to_addr=address, status="pending", attempts=0,
-                            next_attempt_at=now, created_at=now,
-                            message_id=digest_message_id(address, day, domain))
-            try:
-                with session.begin_nested():
-                    session.add(row)
-                    session.flush()
-                    session.add(DigestRow(address=address, day=day, outbox_id=row.id, created_at=now,
-                                          games=[{"game_id": g["game_id"], "seat": g["seat"],
-                                                  "seq": g["seq"]} for g in games]))
-                    session.flush()
-            except IntegrityError:  # another beat wrote it first
-                continue
-            ids.append(row.id)
+        try:
+            outbox_id = _plan_one(db, address, day, now, domain)
+        except Exception:  # noqa: BLE001 - one address's digest must not stop the others'
+            log.exception("digest %s could not be planned; the next run tries again",
+                          digest_message_id(address, day, domain))
+            continue
+        if outbox_id is not None:
+            ids.append(outbox_id)
     return ids
+
+
+def _plan_one(db: Database, address: str, day: str, now: datetime, domain: str) -> int | None:
+    """Today's digest of one address, in a unit of work of its own: its outbox id, or None
+    when it is owed nothing (or another beat wrote it first)."""
+    with db.unit_of_work() as session:
+        if session.get(DigestRow, (address, day)) is not None:
+            return None
+        games = [g for g in seat_games(session, address) if g["waiting"] and g["mode"] == "digest"]
+        if not games:
+            return None
+        first = games[0]
+        row = OutboxRow(game_id=first["game_id"], seat=first["seat"], kind="digest",
+                        seq=first["seq"], to_addr=address, status="pending", attempts=0,
+                        next_attempt_at=now, created_at=now,
+                        message_id=digest_message_id(address, day, domain))
+        try:
+            with session.begin_nested():
+                session.add(row)
+                session.flush()
+                session.add(DigestRow(address=address, day=day, outbox_id=row.id, created_at=now,
+                                      games=[{"game_id": g["game_id"], "seat": g["seat"],
+                                              "seq": g["seq"]} for g in games]))
+                session.flush()
+        except IntegrityError:  # another beat wrote it first
+            return None
+        return row.id
 
 
 def build_digest(settings, row: OutboxRow, language: str) -> EmailMessage:
@@ -120,7 +140,7 @@ def build_digest(settings, row: OutboxRow, language: str) -> EmailMessage:
     message = EmailMessage()
     message["Subject"] = f"[Chasqui] {translate(language, 'Your waiting games')} — {day}"
     message["From"] = settings.mail_from
-    message["To"] = row.to_addr
+    message["To"] = mail_headers.one_address(row.to_addr)
     message["Message-ID"] = row.message_id
     message["Date"] = format_datetime(utc(row.created_at))
     message["Auto-Submitted"] = "auto-generated"

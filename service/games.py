@@ -17,6 +17,7 @@ from engine import Game, IllegalAction, find_legal, get_game
 from engine.core import without_label
 from engine.text import Phrase, phrase, term
 from service import fairness, move_writes, preferences, snapshots, store, timekeeping
+from service.db import in_unit_of_work
 from service.history import INFO_EVENTS, REVEAL_EVENT, created
 from service.models import GameRow, MailPreferenceRow, OutboxRow, SeatRow
 from service.refusals import Refusal
@@ -94,8 +95,9 @@ def load(session: Session, game_id: str, upto: int | None = None,
 
     With a snapshot at seq S only GameCreated and events S.. are read (one query); the state
     is the snapshot plus the moves after it.  Without one, or when a rewind after S goes back
-    before it, every event is read and replayed.  A load at the head writes a snapshot when
-    ``snapshots.EVERY`` events have passed since the one it started from (issue 9).
+    before it, every event is read and replayed.  A command's load at the head (in a unit of
+    work, or a move's ``writes``) stores a snapshot when ``snapshots.EVERY`` events have passed
+    since the one it started from (issue 9); a read's never writes (``_snapshot_owed``).
     ``seats``: the game's seat rows in seat order, when the caller has just read them;
     ``read``: a ``move_reads.MoveRead`` of this game at its head, which has read everything a
     load reads (its game and seats are plain records, not ORM objects); ``writes``: the
@@ -108,7 +110,7 @@ def load(session: Session, game_id: str, upto: int | None = None,
     if seats is None:
         seats = list(session.scalars(
             select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)))
-    write = upto is None
+    write = _snapshot_owed(session, upto, writes)
     try:
         game = get_game(row.game)
     except Exception:  # noqa: BLE001  unknown here: the full replay below raises as before
@@ -128,7 +130,7 @@ def _load_read(session: Session, game_id: str, read, writes) -> Loaded:
 def _replayed(session: Session, game_id: str, upto: int | None, row, seats, game: Game,
               read: list[Event], base: int | None, state: dict | None, writes=None) -> Loaded:
     """``load``'s replay of what ``events_from_newest`` read."""
-    write = upto is None
+    write = _snapshot_owed(session, upto, writes)
     if base is None or base <= 1:  # no snapshot (or one at seq 1): every event was read
         events = read
         game, state, before = snapshots.rebuild(session, game_id, events, write=write,
@@ -148,6 +150,14 @@ def _replayed(session: Session, game_id: str, upto: int | None, row, seats, game
     if write and events.head.seq - base >= snapshots.EVERY:
         snapshots.save(session, game_id, events.head.seq, game.rules_version, state, writes)
     return Loaded(row, seats, events, game, state, before)
+
+
+def _snapshot_owed(session: Session, upto: int | None, writes) -> bool:
+    """Whether this load may store a snapshot: only at the head, and only for a command (its
+    one write statement's ``writes``, or a unit of work), in the transaction that commits
+    the command.  A page or an API GET only reads: on SQLite a write there took the one
+    write lock from the moves, and a GET answered "database is locked"."""
+    return upto is None and (writes is not None or in_unit_of_work(session))
 
 
 def _fetcher(session: Session, game_id: str):

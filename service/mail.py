@@ -22,7 +22,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm import object_session
 
 from engine.text import phrase, term
-from service import mail_sql, mailkit, mime
+from service import mail_headers, mail_sql, mailkit, mime
 from service.admin.notices import notice_for
 from service.i18n import N_, translate, translated_label
 from service.kept import Kept
@@ -377,9 +377,9 @@ def build_message(settings: Settings, loaded: Loaded, row: OutboxRow,
     extra = mailkit.extra_context(settings, loaded, row, language)
     context.update(extra)
     headers = mime.HeaderList()
-    headers["Subject"] = subject(loaded, language)
+    headers["Subject"] = mail_headers.one_line(subject(loaded, language))
     headers["From"] = settings.mail_from
-    headers["To"] = f"{loaded.seats[row.seat].name} <{row.to_addr}>"
+    headers["To"] = mail_headers.recipient(loaded.seats[row.seat].name, row.to_addr)
     headers["Message-ID"] = row.message_id
     headers["Date"] = _date(utc(row.created_at))
     headers["Auto-Submitted"] = "auto-generated"  # RFC 3834: auto-responders stay quiet

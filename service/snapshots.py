@@ -13,10 +13,12 @@ event.  Older events are read only when something asks for them (``store.EventLo
 PostgreSQL the newest decoded snapshot of each game is also kept in this process (``CACHE``,
 checked against the stored text's MD5), so a load usually does not fetch it at all.
 
-A snapshot is written at most every ``EVERY`` events, by the ``load`` of whichever unit of
-work first finds it owed, in that same transaction: a command that commits keeps it, a read
-(whose session is rolled back) or a refused move throws it away, and the next command tries
-again.  The insert runs at once (a Core statement, serialised before the caller goes on to
+A snapshot is written at most every ``EVERY`` events, by the ``load`` of whichever command
+(a unit of work: a move, a timeout, a worker's task) first finds it owed, in that same
+transaction: a command that commits keeps it, a refused move throws it away, and the next
+command tries again.  A read (a page, an API GET) never writes one (``games._snapshot_owed``):
+a GET changes nothing, and on SQLite a write there would take the one write lock from the
+moves.  The insert runs at once (a Core statement, serialised before the caller goes on to
 mutate the state) and ignores a snapshot another writer made first; the same transaction
 drops the game's snapshots older than its newest ``KEEP``.  A player's move on PostgreSQL
 (``submit_move``) serialises the snapshot at once too, but writes it, and the pruning, as parts

@@ -28,7 +28,8 @@ from service import i18n
 from service.admin import seat_offers
 from service.config import Settings
 from service.db import Database
-from service.delivery import send_and_record, transport_for
+from service.mail_headers import one_address, one_line
+from service.delivery import guarded, send_and_record, transport_for
 from service.models import AccountMailRow, InvitationRow, PendingGameRow, SignInTokenRow
 from service.store import utc
 from service.timekeeping import parse_clock
@@ -75,8 +76,15 @@ def dispatch(svc, ids: Iterable[int]) -> None:
 
 
 def deliver(db: Database, settings: Settings, mail_id: int, now: datetime, transport=None) -> str:
-    """Deliver one row (inside an app context, for the templates)."""
+    """Deliver one row (inside an app context, for the templates).  Whatever the row raises
+    (a stored value no header can carry, a row it refers to that is gone) is written on the
+    row (``delivery.fault``: retried with backoff, then failed), not raised."""
     transport = transport or transport_for(settings)
+    return guarded(db, AccountMailRow, mail_id, now,
+                   lambda: _deliver(db, settings, mail_id, now, transport))
+
+
+def _deliver(db: Database, settings: Settings, mail_id: int, now: datetime, transport) -> str:
     with db.unit_of_work() as session:
         row = session.scalars(select(AccountMailRow).where(AccountMailRow.id == mail_id)
                               .with_for_update(skip_locked=True)).first()
@@ -176,9 +184,10 @@ def build_message(session: Session, settings: Settings, row: AccountMailRow) -> 
         template, name = "invitation", invitation.name
         language = pending.language
     message = EmailMessage()
-    message["Subject"] = subject
+    message["Subject"] = one_line(subject)  # names stored before input validation existed
     message["From"] = settings.mail_from
-    message["To"] = formataddr((name, row.to_addr)) if name else row.to_addr  # quotes "A, B"
+    address = one_address(row.to_addr)
+    message["To"] = formataddr((one_line(name), address)) if name else address  # quotes "A, B"
     message["Message-ID"] = row.message_id
     message["Date"] = format_datetime(utc(row.created_at))
     message["Auto-Submitted"] = "auto-generated"

@@ -3,8 +3,6 @@ scanner that follows every link, and a fuzzer throwing arbitrary payloads at the
 from __future__ import annotations
 
 import html
-import http.client
-import json
 import re
 import threading
 from collections import Counter, deque
@@ -14,40 +12,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
-from werkzeug.serving import make_server
 
 from service.models import GameRow, LocalMailRow, OutboxRow, SeatRow
 from tests.integration.test_faults import capture_dispatch, create_game, event_count, services
+from tests.load import ServedApp
 
 pytestmark = pytest.mark.integration
-
-
-class ServedApp:
-    """The Flask app behind a real threaded HTTP server (werkzeug), in a thread."""
-
-    def __init__(self, app):
-        self.server = make_server("127.0.0.1", 0, app, threaded=True)
-        self.server.daemon_threads = True
-        self.port = self.server.server_port
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.server.shutdown()
-        self.thread.join(10)
-
-    def post_json(self, path, body, timeout=60):
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
-        try:
-            conn.request("POST", path, body=json.dumps(body),
-                         headers={"Content-Type": "application/json"})
-            response = conn.getresponse()
-            return response.status, json.loads(response.read() or b"null")
-        finally:
-            conn.close()
 
 
 # --- 4. a hundred concurrent POSTs of the same move ------------------------------------------

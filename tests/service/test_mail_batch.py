@@ -173,7 +173,7 @@ def test_rows_already_sent_or_gone_are_left_alone(app, new_game, queued, clock):
     assert all(r.attempts == 1 for r in rows(app))
 
 
-def test_a_mail_that_cannot_be_built_stays_pending_and_the_others_go(
+def test_a_mail_that_cannot_be_built_is_counted_on_its_own_row_and_the_others_go(
         app, new_game, queued, clock, monkeypatch):
     new_game(players=3)
     [batch] = queued
@@ -186,7 +186,10 @@ def test_a_mail_that_cannot_be_built_stays_pending_and_the_others_go(
     monkeypatch.setattr(delivery, "build_message", broken_for_seat_1)
     statuses = delivered(app, batch, clock(), Relay())
     assert [statuses[i] for i in batch] == ["sent", "pending", "sent"]
-    assert [r.attempts for r in rows(app)] == [1, 0, 1]
+    assert [r.attempts for r in rows(app)] == [1, 1, 1]
+    broken = rows(app)[1]  # retried after the backoff, its error on the row for the admins
+    assert utc(broken.next_attempt_at) == clock() + backoff(1)
+    assert broken.last_error == "not sent: RuntimeError (the log has the details)"
 
 
 def test_the_dispatcher_queues_one_task_per_batch():

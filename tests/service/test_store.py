@@ -101,7 +101,7 @@ def test_concurrent_appends_of_the_same_seq_have_exactly_one_winner(db):
             results.append("won")
         except store.Conflict:
             results.append("conflict")
-        except Exception as error:  # SQLite may also say "database is locked"
+        except Exception as error:  # noqa: BLE001  a server error: counted, and it fails below
             results.append(f"error:{type(error).__name__}")
 
     threads = [threading.Thread(target=writer, args=(i,)) for i in range(8)]
@@ -109,7 +109,7 @@ def test_concurrent_appends_of_the_same_seq_have_exactly_one_winner(db):
         t.start()
     for t in threads:
         t.join()
-    assert results.count("won") == 1, results
+    assert sorted(results) == ["conflict"] * 7 + ["won"], results  # never "database is locked"
     events = load(db, "g1")
     assert len(events) == 4 and store.verify_chain("g1", events).ok
 
