@@ -34,9 +34,11 @@ class MachuPicchu(GameBase):
 
     def setup(self, players, seed, options):
         self.check_player_count(players)
+        if options is not None and not isinstance(options, dict):
+            raise IllegalAction(phrase("options must be a JSON object"))
         if options:
             raise IllegalAction(phrase("unknown option(s): {unknown}; this game has no options",
-                                       unknown=", ".join(sorted(options))))
+                                       unknown=", ".join(sorted(map(str, options)))))
         return rules.setup(list(players), seed, options, rng)
 
     def to_act(self, state):
