@@ -32,7 +32,9 @@ def fresh_client(app):
     """A client from its own address: the per-route rate limits (counted per client address)
     never answer for the validation a test is about."""
     n = next(_clients)
-    return app.test_client(environ_base={"REMOTE_ADDR": f"10.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}"})
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = f"10.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}"
+    return client
 
 
 def csrf_of(page: str) -> str:
