@@ -28,13 +28,16 @@ def rows(app) -> dict[str, int]:
     return dict(zip(names, counts))
 
 
-def fresh_client(app):
-    """A client from its own address: the per-route rate limits (counted per client address)
-    never answer for the validation a test is about."""
+def from_new_address(client):
+    """The client, from an address of its own from now on: the per-route rate limits (counted
+    per client address) never answer for the validation a test is about."""
     n = next(_clients)
-    client = app.test_client()
     client.environ_base["REMOTE_ADDR"] = f"10.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}"
     return client
+
+
+def fresh_client(app):
+    return from_new_address(app.test_client())
 
 
 def csrf_of(page: str) -> str:
