@@ -80,7 +80,9 @@ def test_replacing_an_invitee_refuses_a_poisoned_name_or_address(app, client, na
     page = f"/organise/games/{pending_id}"
     response = client.post(f"{page}/invitations/{invitation_id}/replace", data={
         "csrf_token": csrf(client, page), "name": name, "email": address})
-    assert response.status_code == 400 and "Nothing was changed" in response.get_data(as_text=True)
+    shown = response.get_data(as_text=True)
+    assert response.status_code == 400 and "Nothing was changed" in shown
+    assert "Invite instead" in shown  # the invitations again, to try another name or address
     assert rows(app) == before
 
 
