@@ -117,8 +117,9 @@ def without_controls(text: str, allowed: str = "") -> str:
 # --- JSON bodies -------------------------------------------------------------------------------
 
 MAX_JSON_BYTES = 64 * 1024  # as MAX_CONTENT_LENGTH: no request body is larger
-# The deepest body the service takes (an admin's game import) nests about eight levels; the
-# parser recurses once per level, so a few kilobytes of "[" would exhaust Python's stack.
+# The deepest body the service takes nests about a dozen levels (an admin's game import: events
+# whose actions nest up to seven); the parser recurses once per level, so a few kilobytes of
+# "[" would exhaust Python's stack.
 MAX_JSON_DEPTH = 32
 _JSON_MARKS = re.compile(rb'["\\\[\]{}]')
 _OPENERS, _CLOSERS = frozenset(b"[{"), frozenset(b"]}")
