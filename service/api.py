@@ -12,8 +12,11 @@ from service.games import create_game, load
 from service.history import superseded_seqs
 from service.moves import load_for_secret, make_move
 from service.presenter import secret_for
+from service.validation import (BadInput, bounded_number, json_document, one_address,
+                                person_name)
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+MAX_SEED = 2**256 - 1
 
 
 class ApiError(Exception):
@@ -30,10 +33,19 @@ def _api_error(error: ApiError):
 json_errors(bp)
 
 
+BODY_RULE = "the body must be a JSON object (Content-Type: application/json)"
+
+
 def _json_body() -> dict:
-    data = request.get_json(silent=True)
+    """The body as a JSON object, bounded in size and depth (``validation.json_document``)."""
+    if not request.is_json:
+        raise ApiError(400, BODY_RULE)
+    try:
+        data = json_document(request.get_data(cache=True))
+    except BadInput as error:
+        raise ApiError(400, f"{error}; {BODY_RULE}") from None
     if not isinstance(data, dict):
-        raise ApiError(400, "the body must be a JSON object (Content-Type: application/json)")
+        raise ApiError(400, BODY_RULE)
     return data
 
 
@@ -50,14 +62,19 @@ def _players(data: dict) -> list[dict]:
     if not isinstance(players, list) or not players:
         raise ApiError(400, "players must be a non-empty list of {name, email}")
     clean = []
-    for i, p in enumerate(players):
-        if not isinstance(p, dict) or not isinstance(p.get("name"), str) or not p["name"].strip():
-            raise ApiError(400, f"players[{i}] needs a name")
-        email = p.get("email")
-        if not isinstance(email, str) or "@" not in email or len(email) > 254 or "\n" in email:
-            raise ApiError(400, f"players[{i}] needs a valid email")
-        clean.append({"name": p["name"].strip()[:80], "email": email.strip()})
+    for i, player in enumerate(players):
+        who = f"players[{i}]"
+        if not isinstance(player, dict):
+            raise ApiError(400, f"{who} must be an object {{name, email}}")
+        clean.append({"name": person_name(player.get("name"), who),
+                      "email": one_address(player.get("email"), who)})
     return clean
+
+
+def _seed(data: dict) -> int | None:
+    """A site admin's seed (tests, a replayed table): a whole number of at most 256 bits."""
+    seed = data.get("seed")
+    return None if seed is None else bounded_number(seed, "seed", 0, MAX_SEED, whole=True)
 
 
 @bp.post("/games")
@@ -67,9 +84,9 @@ def create():
     svc = services()
     if not isinstance(data.get("game"), str):
         raise ApiError(400, "game must be a game name, e.g. \"incan_gold\"")
-    players = _players(data)
+    players, seed = _players(data), _seed(data)
     with svc.db.unit_of_work() as session:
-        game_id, outcome = create_game(session, data["game"], players, data.get("seed"),
+        game_id, outcome = create_game(session, data["game"], players, seed,
                                        data.get("options"), "admin", svc.clock(),
                                        svc.settings.mail_domain, clock=data.get("clock"))
         loaded = load(session, game_id)

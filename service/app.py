@@ -10,6 +10,7 @@ from typing import Callable
 from flask import Flask, current_app
 from flask_wtf.csrf import CSRFProtect
 
+from service import request_checks
 from service.config import ROOT, Settings, from_env
 from service.cookie_sessions import CookieSessions
 from service.db import Database
@@ -76,6 +77,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], datetime] =
 
     limits.init_app(app, settings)  # issue 10: default limit, 429 page, security headers
     limiter.init_app(app)
+    request_checks.init_app(app)  # NUL in a path or query, JSON nested too deep: 400
     _register(app, settings)
     logging.basicConfig(level=logging.INFO)
     logging.getLogger("alembic").setLevel(logging.WARNING)

@@ -12,15 +12,17 @@ errors carry one), so the catalog finds each template where it is raised and not
 matches English text afterwards; ``str(error)`` stays English for the JSON API and the logs."""
 from __future__ import annotations
 
-from flask import Blueprint, Flask, jsonify, render_template
+from flask import Blueprint, Flask, jsonify, render_template, request
 
 from engine import IllegalAction
 from service.games import NotFound
 from service.i18n import N_, page_language, translate
 from service.store import Conflict
 from service.tokens import BadSecret
+from service.validation import BadInput
 
-STATUS = ((IllegalAction, 400), (BadSecret, 403), (NotFound, 404), (Conflict, 409))
+STATUS = ((IllegalAction, 400), (BadInput, 400), (BadSecret, 403), (NotFound, 404),
+          (Conflict, 409))
 PAGE_TITLES = {BadSecret: N_("Link not valid"), NotFound: N_("No such game")}
 # Titles and messages of the HTTP errors that reach the app's handlers (unknown address,
 # wrong method): Werkzeug's own texts are English.
@@ -46,6 +48,16 @@ def page_errors(app: Flask) -> None:
         app.register_error_handler(error_class, _page(title, status))
     for code, (title, message) in HTTP_PAGES.items():
         app.register_error_handler(code, _http_page(code, title, message))
+    app.register_error_handler(BadInput, _bad_input)
+
+
+def _bad_input(error: BadInput):
+    """Input refused before (or outside) a view that answers it itself: a request check
+    (``service.request_checks``) or a view without a form to show the error on.  JSON for an
+    API caller, the error page for a browser."""
+    if request.path.startswith(("/api/", "/admin/api/")) or request.is_json:
+        return jsonify(error=str(error)), 400
+    return render_template("pages/error.html", title=N_("Not accepted"), message=told(error)), 400
 
 
 def _page(title: str, status: int):

@@ -13,8 +13,6 @@ Standing orders (Machu Picchu) are set here too: an action the engine accepts fr
 any time but never lists, recorded as that seat's MoveMade like any other move."""
 from __future__ import annotations
 
-import json
-
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 
@@ -27,6 +25,7 @@ from service.errors import told
 from service.games import StaleMove, _queue_mail, load, record_move, submit_move
 from service.moves import load_for_secret, resolve_seat
 from service.presenter import seat_context
+from service.validation import json_document
 
 bp = Blueprint("planning", __name__, url_prefix="/play")
 
@@ -102,7 +101,7 @@ def plan(secret: str):
 def confirm(secret: str):
     svc = services()
     try:
-        actions = json.loads(request.form.get("actions", ""))
+        actions = json_document(request.form.get("actions", ""), "the plan")  # bounded
         seq = int(request.form.get("seq", ""))
         if not isinstance(actions, list) or not actions or len(actions) > MAX_STEPS:
             raise ValueError

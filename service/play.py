@@ -2,8 +2,6 @@
 scanners and link previewers follow every link in a mail."""
 from __future__ import annotations
 
-import json
-
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 
@@ -18,6 +16,7 @@ from service.i18n import page_language, said
 from service.moves import load_for_secret, make_move, resolve_seat
 from service.presenter import seat_context
 from service.store import Conflict
+from service.validation import json_document
 
 bp = Blueprint("play", __name__, url_prefix="/play")
 
@@ -57,7 +56,7 @@ def confirm(secret: str, seq: int, index: int):
 def move(secret: str):
     svc = services()
     try:
-        action = json.loads(request.form.get("action", ""))
+        action = json_document(request.form.get("action", ""), "the action")  # bounded
         seq = int(request.form.get("seq", ""))
     except ValueError:
         return render_template("pages/error.html", title="Malformed move",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from flask import Blueprint, current_app, flash, redirect, request, url_for
+from flask import Blueprint, current_app, flash, g, redirect, request, url_for
 from flask_babel import gettext
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -17,6 +17,7 @@ from service import preferences, store
 from service.errors import told
 from service.games import _outbox, load
 from service.models import EventRow, SeatRow
+from service.validation import BadInput, bounded_text
 
 MAX_TEXT = 2000
 RECENT = 20
@@ -24,18 +25,24 @@ RECENT = 20
 bp = Blueprint("talk", __name__, url_prefix="/play")
 
 
-def clean(text) -> str:
-    if not isinstance(text, str):
-        return ""
-    lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
-    return "\n".join(lines).strip()[:MAX_TEXT]
+def message_text(raw) -> str:
+    """What a player wrote, as the table will read it: at most ``MAX_TEXT`` characters and no
+    control character but line breaks and tabs -- refused with the limit stated, never cut
+    (a message cut short says something its writer did not write).  Trailing spaces of each
+    line and blank lines around it are dropped ("" is left for ``post_message`` to refuse)."""
+    text = bounded_text(raw, phrase("the message"), MAX_TEXT)
+    return "\n".join(line.rstrip() for line in text.split("\n")).strip()
 
 
 def post_message(session: Session, game_id: str, seat: int, text: str, now: datetime,
                  domain: str, actor: str) -> tuple[int, list[int]]:
     """Append MessagePosted and owe a "talk" mail to every other seat that has not turned
-    its mail off.  Returns (the event's seq, outbox ids to dispatch after commit)."""
-    text = clean(text)
+    its mail off.  Returns (the event's seq, outbox ids to dispatch after commit).  A text
+    ``message_text`` refuses is an ``IllegalAction``, as every refusal of a command."""
+    try:
+        text = message_text(text)
+    except BadInput as error:
+        raise IllegalAction(error.say) from None
     if not text:
         raise IllegalAction(phrase("the message is empty"))
     for _attempt in range(5):  # other writers may take the next seq first: reload and retry
@@ -101,14 +108,29 @@ def post(secret: str):
     from service.moves import resolve_seat
 
     svc = _svc()
+    raw = request.form.get("text", "")
+    try:
+        text = message_text(raw)
+    except BadInput as error:
+        return _refused(secret, raw, error)
     try:
         with svc.db.unit_of_work() as session:
             game_id, seat = resolve_seat(session, svc.settings.secret_key, secret)
-            _seq, ids = post_message(session, game_id, seat, request.form.get("text", ""),
-                                     svc.clock(), svc.settings.mail_domain, f"seat:{seat}")
+            _seq, ids = post_message(session, game_id, seat, text, svc.clock(),
+                                     svc.settings.mail_domain, f"seat:{seat}")
     except (IllegalAction, store.Conflict) as error:
         flash(gettext("Not sent: %(error)s", error=told(error)), "error")
         return redirect(url_for("play.page", secret=secret), 303)
     svc.dispatch(ids)
     flash(gettext("Sent to the table."), "ok")
     return redirect(url_for("play.page", secret=secret), 303)
+
+
+def _refused(secret: str, raw, error: BadInput):
+    """The play page again, with the refusal above the talk form and the text still in it, so
+    that a message over the limit can be shortened instead of written again."""
+    from service.play import page
+
+    g.talk_error = gettext("Not sent: %(error)s", error=told(error))
+    g.talk_text = raw if isinstance(raw, str) else ""
+    return page(secret), 400

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 
@@ -29,6 +30,7 @@ from sqlalchemy.orm.util import identity_key
 from engine import IllegalAction, canonical_json
 from engine.text import phrase
 from service.models import DeadlineRow, SeatClockRow
+from service.validation import BadInput, bounded_number
 
 POLICIES = ("default", "standing", "pause")
 CLOCK_FIELDS = ("bank_seconds", "decision_key", "started_at", "due_at", "vacation_since",
@@ -62,39 +64,101 @@ class ClockSettings:
 _DEFAULTS = ClockSettings().to_json()  # read on every event (``clock_of``): built once
 
 
+# The bounds of every clock number (docs/time.md): far beyond any sensible game, yet within
+# what date arithmetic can hold -- 10^9 vacation days overflow a timedelta, and a deadline
+# past the year 9999 cannot be written.
+CLOCK_BOUNDS = {"per_decision_hours": (0.1, 8760), "bank_max_hours": (0.1, 8760),
+                "vacation_days": (0, 365), "vacation_period_days": (1, 3650)}
+REMINDER_BOUNDS = (0.1, 8760)
+MAX_REMINDERS = 10
+
+
 def parse_clock(data) -> ClockSettings:
-    """Validate a game's clock options (API body ``clock``); clear errors, sensible defaults."""
+    """Validate a game's clock options (API body ``clock``, the organiser's form): typed,
+    finite and within ``CLOCK_BOUNDS``; clear errors, sensible defaults."""
     if data is None:
         return ClockSettings()
     if not isinstance(data, dict):
         raise IllegalAction(phrase("clock must be a JSON object"))
     unknown = set(data) - set(ClockSettings.__dataclass_fields__)
     if unknown:
-        raise IllegalAction(phrase("unknown clock setting(s): {unknown}", unknown=sorted(unknown)))
+        raise IllegalAction(phrase("unknown clock setting(s): {unknown}",
+                                   unknown=sorted(map(str, unknown))))
     values = {**_DEFAULTS, **data}
     for key in ("per_decision_hours", "bank_max_hours", "vacation_period_days"):
         if not _number(values[key]) or values[key] <= 0:
             raise IllegalAction(phrase("{setting} must be a positive number", setting=key))
     if not _number(values["vacation_days"]) or values["vacation_days"] < 0:
         raise IllegalAction(phrase("vacation_days must be zero or more"))
-    if values["per_decision_hours"] > values["bank_max_hours"]:
+    numbers = {key: _within(key, values[key], *CLOCK_BOUNDS[key]) for key in CLOCK_BOUNDS}
+    if numbers["per_decision_hours"] > numbers["bank_max_hours"]:
         raise IllegalAction(phrase("per_decision_hours cannot exceed bank_max_hours"))
-    marks = values["reminder_hours"]
-    if not isinstance(marks, list) or not all(_number(m) and m > 0 for m in marks):
-        raise IllegalAction(phrase("reminder_hours must be a list of positive hours"))
+    if numbers["vacation_days"] > numbers["vacation_period_days"]:
+        raise IllegalAction(phrase("vacation_days cannot exceed vacation_period_days"))
+    marks = _reminders(values["reminder_hours"])
     if values["timeout_policy"] not in POLICIES:
         raise IllegalAction(phrase("timeout_policy must be one of {choices}",
                                    choices=list(POLICIES)))
     if not isinstance(values["weekend_pause"], bool):
         raise IllegalAction(phrase("weekend_pause must be true or false"))
-    return ClockSettings(values["per_decision_hours"], values["bank_max_hours"],
-                         tuple(sorted(set(marks), reverse=True)), values["timeout_policy"],
-                         values["weekend_pause"], values["vacation_days"],
-                         values["vacation_period_days"])
+    return ClockSettings(numbers["per_decision_hours"], numbers["bank_max_hours"], marks,
+                         values["timeout_policy"], values["weekend_pause"],
+                         numbers["vacation_days"], numbers["vacation_period_days"])
+
+
+def _reminders(marks) -> tuple[float, ...]:
+    if not isinstance(marks, list) or not all(_number(m) and m > 0 for m in marks):
+        raise IllegalAction(phrase("reminder_hours must be a list of positive hours"))
+    if len(marks) > MAX_REMINDERS:
+        raise IllegalAction(phrase("reminder_hours: at most {count} reminders",
+                                   count=MAX_REMINDERS))
+    marks = [_within("reminder_hours", m, *REMINDER_BOUNDS) for m in marks]
+    return tuple(sorted(set(marks), reverse=True))
 
 
 def _number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _finite(value) -> bool:
+    return _number(value) and not (isinstance(value, float) and not math.isfinite(value))
+
+
+def _within(key: str, value, low: float, high: float) -> float:
+    try:
+        return bounded_number(value, key, low, high)
+    except BadInput as error:
+        raise IllegalAction(error.say) from None
+
+
+def stored_clock(data) -> ClockSettings:
+    """The clock a game (or a pending game) recorded.  A recorded clock passed the rules of its
+    day; one that today's bounds refuse (a NaN, 10^9 vacation days, from before the bounds)
+    is brought within them here instead of refused, because refusing would stop a running
+    game on every page, move and sweep."""
+    try:
+        return parse_clock(data)
+    except IllegalAction:
+        return parse_clock(_within_bounds(data if isinstance(data, dict) else {}))
+
+
+def _within_bounds(data: dict) -> dict:
+    """``data``'s settings made valid: a number clamped into its bounds (not a finite number:
+    the default), anything else unusable replaced by the default."""
+    values = {**_DEFAULTS, **{k: v for k, v in data.items() if k in _DEFAULTS}}
+    clean = {key: min(max(values[key], low), high) if _finite(values[key]) else _DEFAULTS[key]
+             for key, (low, high) in CLOCK_BOUNDS.items()}
+    clean["bank_max_hours"] = max(clean["bank_max_hours"], clean["per_decision_hours"])
+    clean["vacation_days"] = min(clean["vacation_days"], clean["vacation_period_days"])
+    marks = values["reminder_hours"]
+    low, high = REMINDER_BOUNDS
+    clean["reminder_hours"] = ([min(max(m, low), high) for m in marks if _finite(m) and m > 0]
+                               [:MAX_REMINDERS] if isinstance(marks, list)
+                               else _DEFAULTS["reminder_hours"])
+    clean["timeout_policy"] = (values["timeout_policy"] if values["timeout_policy"] in POLICIES
+                               else _DEFAULTS["timeout_policy"])
+    clean["weekend_pause"] = values["weekend_pause"] is True
+    return clean
 
 
 def clock_of(created_payload: dict) -> ClockSettings:
@@ -107,7 +171,7 @@ def clock_of(created_payload: dict) -> ClockSettings:
 
 @functools.lru_cache(maxsize=256)
 def _clock_of_json(text: str) -> ClockSettings:
-    return parse_clock(json.loads(text))
+    return stored_clock(json.loads(text))
 
 
 # --- clock time: wall time, less Saturdays and Sundays (UTC) when the game pauses weekends ---

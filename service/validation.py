@@ -9,7 +9,9 @@ turns ``BadInput`` into its own 400 (JSON for the API, a form error on pages); n
 stored before they have passed."""
 from __future__ import annotations
 
+import json
 import math
+import re
 import unicodedata
 from typing import Any
 
@@ -103,3 +105,84 @@ def bounded_text(raw: Any, what: Any, limit: int, allowed: str = "\n\t") -> str:
     if len(text) > limit:
         raise BadInput(phrase("{what} is longer than {count} characters", what=what, count=limit))
     return text
+
+
+def without_controls(text: str, allowed: str = "") -> str:
+    """``text`` with every control character but ``allowed`` removed: for what arrives from
+    outside and cannot be refused with an answer (a received mail), yet must not carry a
+    control character into a row, a header or a page."""
+    return "".join(char for char in text if not is_control(char, allowed))
+
+
+# --- JSON bodies -------------------------------------------------------------------------------
+
+MAX_JSON_BYTES = 64 * 1024  # as MAX_CONTENT_LENGTH: no request body is larger
+# The deepest body the service takes nests about a dozen levels (an admin's game import: events
+# whose actions nest up to seven); the parser recurses once per level, so a few kilobytes of
+# "[" would exhaust Python's stack.
+MAX_JSON_DEPTH = 32
+_JSON_MARKS = re.compile(rb'["\\\[\]{}]')
+_OPENERS, _CLOSERS = frozenset(b"[{"), frozenset(b"]}")
+_QUOTE, _BACKSLASH = ord('"'), ord("\\")
+
+
+def check_json_shape(raw: bytes, what: Any = None, depth: int = MAX_JSON_DEPTH) -> None:
+    """Refuse a JSON text that nests deeper than ``depth`` or holds a NUL character, without
+    parsing it: one pass over its brackets and quotes, so it is safe on any input and cheap
+    on the small bodies the service takes.  A NUL is refused because PostgreSQL cannot store
+    it in text and a mail header must never carry it."""
+    what = phrase("the body") if what is None else what
+    nul = phrase("{what} contains a NUL character", what=what)
+    if b"\x00" in raw:
+        raise BadInput(nul)
+    level, in_string, escaped_until = 0, False, -1
+    for mark in _JSON_MARKS.finditer(raw):
+        at = mark.start()
+        if at < escaped_until:
+            continue
+        char = raw[at]
+        if in_string:
+            if char == _BACKSLASH:
+                if raw.startswith(b"u0000", at + 1):
+                    raise BadInput(nul)
+                escaped_until = at + 2
+            elif char == _QUOTE:
+                in_string = False
+        elif char == _QUOTE:
+            in_string = True
+        elif char in _OPENERS:
+            level += 1
+            if level > depth:
+                raise BadInput(phrase("{what} nests deeper than {count} levels", what=what,
+                                      count=depth))
+        elif char in _CLOSERS:
+            level -= 1
+
+
+def json_document(raw: bytes | str, what: Any = None, size: int = MAX_JSON_BYTES,
+                  depth: int = MAX_JSON_DEPTH) -> Any:
+    """The value of a JSON text, bounded in size and depth, strict: NaN, Infinity and numbers
+    too large for a float (``1e999``) are refused, as is anything that is not UTF-8 JSON.
+    Every refusal is a ``BadInput`` (a ``ValueError``), raised before the parser recurses."""
+    what = phrase("the body") if what is None else what
+    data = raw.encode() if isinstance(raw, str) else raw
+    if len(data) > size:
+        raise BadInput(phrase("{what} is larger than {count} bytes", what=what, count=size))
+    check_json_shape(data, what, depth)
+    try:
+        return json.loads(data, parse_constant=_non_finite, parse_float=_finite_float)
+    except BadInput:
+        raise
+    except ValueError:  # not UTF-8, not JSON, an integer of more than 4300 digits
+        raise BadInput(phrase("{what} is not valid JSON", what=what)) from None
+
+
+def _non_finite(text: str):
+    raise BadInput(phrase("{value}: numbers must be finite", value=text))
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        _non_finite(text[:20])
+    return value

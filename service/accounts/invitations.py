@@ -24,8 +24,8 @@ from sqlalchemy.orm import Session
 
 from engine import IllegalAction, get_game
 from engine.text import phrase, term
-from service import games, preferences, timekeeping
-from service.accounts import addresses, admin_link, mailer, quotas
+from service import games, preferences, timekeeping, validation
+from service.accounts import admin_link, mailer, quotas
 from service.i18n import N_
 from service.models import AccountRow, InvitationBlockRow, InvitationRow, PendingGameRow
 from service.refusals import Refusal
@@ -42,7 +42,6 @@ OPTION_CHOICES: dict[str, dict[str, list[tuple[str, str]]]] = {
     "incan_gold": {"artifacts": [("2018", "2018 edition (artifacts in printed order)"),
                                  ("classic", "classic (artifacts shuffled)")]},
 }
-MAX_NAME = 80
 
 
 class InvitationError(Refusal):
@@ -108,22 +107,19 @@ def free_seats(session: Session, pending: PendingGameRow, now: datetime) -> int:
     return max(pending.players - len(live(invitations_of(session, pending.id), now)), 0)
 
 
-def _name(raw: str, what) -> str:
+def _name(raw, what) -> str:
     """``what``: whose name (a phrase: "you", "player 2"), as the refusal names it."""
-    name = " ".join((raw or "").split())
-    if not name:
-        raise InvitationError(400, phrase("{who} needs a name", who=what))
-    if len(name) > MAX_NAME:
-        raise InvitationError(400, phrase("{who}: the name is longer than {count} characters",
-                                          who=what, count=MAX_NAME))
-    return name
-
-
-def _address(raw: str, what) -> str:
     try:
-        return addresses.normalise(raw)
-    except addresses.BadAddress as error:
-        raise InvitationError(400, phrase("{who}: {error}", who=what, error=error.say)) from None
+        return validation.person_name(raw, what)
+    except validation.BadInput as error:
+        raise InvitationError(400, error.say) from None
+
+
+def _address(raw, what) -> str:
+    try:
+        return validation.one_address(raw, what)
+    except validation.BadInput as error:
+        raise InvitationError(400, error.say) from None
 
 
 def _player(index: int):
@@ -263,9 +259,11 @@ def maybe_start(session: Session, pending: PendingGameRow, now: datetime,
     players = [{"name": i.name, "email": i.email} for i in accepted[:pending.players]]
     if pending.seat_order == "random":
         secrets.SystemRandom().shuffle(players)
+    # the clock as recorded, brought within today's bounds (``stored_clock``): a pending game
+    # recorded before them must still start
     game_id, outcome = games.create_game(
         session, pending.game, players, None, pending.options, f"organiser:{pending.organiser_id}",
-        now, domain, clock=pending.clock)
+        now, domain, clock=timekeeping.stored_clock(pending.clock).to_json())
     pending.status, pending.game_id, pending.updated_at = "started", game_id, now
     if pending.language != preferences.DEFAULT_LANGUAGE:  # players may change it per game later
         for seat in range(len(players)):

@@ -32,7 +32,7 @@ from service.mail_headers import one_address, one_line
 from service.delivery import guarded, send_and_record, transport_for
 from service.models import AccountMailRow, InvitationRow, PendingGameRow, SignInTokenRow
 from service.store import utc
-from service.timekeeping import parse_clock
+from service.timekeeping import stored_clock
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +114,7 @@ def due_ids(db: Database, now: datetime, grace: timedelta = timedelta(seconds=60
 def clock_summary(clock: dict) -> list[dict]:
     """The clock's settings as phrases (``engine.text``): the page or mail shows each in its
     reader's language (``| tr``)."""
-    c = parse_clock(clock)
+    c = stored_clock(clock)
     lines = [phrase("{decision} per decision, banked up to {bank}",
                     decision=_hours(c.per_decision_hours), bank=_hours(c.bank_max_hours)),
              phrase("reminders {marks} before the deadline",

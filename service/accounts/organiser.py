@@ -151,7 +151,7 @@ def create():
 
 @bp.get("/games/<pending_id>")
 @sessions.signed_in_required
-def game(pending_id: str):
+def game(pending_id: str, error: str | None = None):
     svc = services()
     now = svc.clock()
     with svc.db.reading() as session:
@@ -159,7 +159,7 @@ def game(pending_id: str):
         rows = [(i, invitations.state_of(i, now)) for i in invitations.invitations_of(session, pending_id)]
         free = invitations.free_seats(session, pending, now)
     return render_template("organiser/game.html", pending=pending, rows=rows, free=free,
-                           summary=mailer.game_summary(pending), account=g.account)
+                           summary=mailer.game_summary(pending), account=g.account, error=error)
 
 
 @bp.post("/games/<pending_id>/invitations/<int:invitation_id>/replace")
@@ -167,11 +167,18 @@ def game(pending_id: str):
 @limiter.limit(CREATE_LIMIT)
 def replace(pending_id: str, invitation_id: int):
     svc = services()
-    with svc.db.unit_of_work() as session:
-        organiser = session.get(AccountRow, g.account.id)
-        mail_id = invitations.replace(session, svc.settings, organiser, pending_id, invitation_id,
-                                      request.form.get("name", ""), request.form.get("email", ""),
-                                      svc.clock())
+    try:
+        with svc.db.unit_of_work() as session:
+            organiser = session.get(AccountRow, g.account.id)
+            mail_id = invitations.replace(session, svc.settings, organiser, pending_id,
+                                          invitation_id, request.form.get("name", ""),
+                                          request.form.get("email", ""), svc.clock())
+    except InvitationError as error:
+        if error.status != 400:
+            raise
+        # a name or an address refused: the invitations again, with the reason above them
+        return game(pending_id, error=gettext("%(error)s. Nothing was changed.",
+                                              error=told(error))), 400
     mailer.dispatch(svc, [mail_id])
     flash(gettext("Invitation sent to the new player; the old invitation link no longer works."), "ok")
     return redirect(url_for("organiser.game", pending_id=pending_id), 303)

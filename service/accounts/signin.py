@@ -19,13 +19,14 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from engine.text import phrase
-from service.accounts import addresses, admin_link, mailer, quotas, sessions
+from service.accounts import admin_link, mailer, quotas, sessions
 from service.app import limiter, services
 from service.errors import told
 from service.i18n import N_
 from service.models import AccountRow, SignInTokenRow
 from service.refusals import Refusal
 from service.store import utc
+from service.validation import BadInput, one_address
 
 LIFETIME = timedelta(minutes=15)
 SALT = "chasqui-signin-v1"
@@ -65,9 +66,9 @@ def safe_next(target: str | None) -> str | None:
 
 def request_link(session: Session, settings, raw_address: str, next_path: str | None,
                  now: datetime) -> tuple[str, int]:
-    """Make a link and owe its mail; returns (address, account mail id).  Raises BadAddress,
-    TooMany."""
-    address = addresses.normalise(raw_address)
+    """Make a link and owe its mail; returns (address, account mail id).  Raises BadInput
+    (not exactly one usable address), TooMany."""
+    address = one_address(raw_address)
     quotas.check_address(session, address, now, settings.signin_per_hour)
     row = SignInTokenRow(email=address, nonce=secrets.token_urlsafe(16),
                          next_path=safe_next(next_path), created_at=now,
@@ -146,7 +147,7 @@ def ask():
     try:
         with svc.db.unit_of_work() as session:
             address, mail_id = request_link(session, svc.settings, raw, next_path, svc.clock())
-    except addresses.BadAddress as error:
+    except BadInput as error:
         return render_template("organiser/signin.html", next=safe_next(next_path) or "",
                                email=raw, error=gettext("%(error)s.", error=told(error))), 400
     except quotas.TooMany as error:

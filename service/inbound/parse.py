@@ -15,6 +15,8 @@ from email.utils import getaddresses, parseaddr
 
 from mailparser_reply import EmailReplyParser
 
+from service.validation import has_control, without_controls
+
 PARSER_LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "ja", "zh"]
 # Our Message-IDs: <game.seq.seat.kind[.n]@domain> (see service.games.message_id).
 OUR_ID = re.compile(r"<(?P<game>[A-Za-z0-9_-]+)\.(?P<seq>\d+)\.(?P<seat>None|\d+)\."
@@ -44,14 +46,18 @@ class Reply:
 
 
 def parse(raw: bytes) -> Reply:
+    """The reply as plain, clean values: whatever a sender put in its headers, no control
+    character (a NUL, a line break in a display name or an address) reaches a row, a log line
+    or a header of the mail that answers it -- a header value holding one is taken as absent,
+    the text keeps only its line breaks and tabs."""
     message: EmailMessage = email.message_from_bytes(raw, policy=policy.default)
-    message_id = (str(message.get("Message-ID") or "").strip()
+    message_id = (_header(message, "Message-ID")
                   or "<sha256." + hashlib.sha256(raw).hexdigest() + "@inbound>")
-    from_addr = parseaddr(str(message.get("From") or ""))[1].strip().lower()
-    recipients = [addr for _, addr in getaddresses(
+    from_addr = _clean(parseaddr(str(message.get("From") or ""))[1]).lower()  # never its name
+    recipients = [_clean(addr) for _, addr in getaddresses(
         [str(v) for h in ("Delivered-To", "X-Original-To", "To", "Cc") for v in message.get_all(h, [])])]
-    references = re.findall(r"<[^<>]+>", str(message.get("References") or ""))
-    in_reply_to = re.findall(r"<[^<>]+>", str(message.get("In-Reply-To") or ""))
+    references = _ids(message, "References")
+    in_reply_to = _ids(message, "In-Reply-To")
     seq_header = str(message.get("X-Chasqui-Seq") or "").strip()
     auto = str(message.get("Auto-Submitted") or "no").strip().lower()
     precedence = str(message.get("Precedence") or "").strip().lower()
@@ -60,8 +66,23 @@ def parse(raw: bytes) -> Reply:
     return Reply(message_id=message_id[:300], from_addr=from_addr, recipients=recipients,
                  references=in_reply_to + list(reversed(references)),
                  chasqui_seq=int(seq_header) if seq_header.isdigit() else None,
-                 text=own_words(body_text(message)), automatic=automatic,
-                 subject=str(message.get("Subject") or "").strip())
+                 text=without_controls(own_words(body_text(message)), "\n\t"),
+                 automatic=automatic, subject=_header(message, "Subject"))
+
+
+def _header(message: EmailMessage, name: str) -> str:
+    """A header's (decoded) value, stripped; "" if it holds a control character."""
+    return _clean(str(message.get(name) or ""))
+
+
+def _ids(message: EmailMessage, name: str) -> list[str]:
+    return [found for found in re.findall(r"<[^<>]+>", str(message.get(name) or ""))
+            if not has_control(found)]
+
+
+def _clean(value: str) -> str:
+    value = value.strip()
+    return "" if has_control(value) else value
 
 
 def body_text(message: EmailMessage) -> str:

@@ -20,7 +20,7 @@ from service.models import OutboxRow
 from service.preferences import set_preference
 from tests.conftest import ADMIN_TOKEN
 
-ODD_NAMES = ['Zoë "Z" O\'Neil, Jr.', "张伟", "山田 太郎", "=?utf-8?q?x?= Eve", "A" * 90,
+ODD_NAMES = ['Zoë "Z" O\'Neil, Jr.', "张伟", "山田 太郎", "=?utf-8?q?x?= Eve", "A" * 80,
              "(Bob) <bob>", "Ana María de la Torre y Quiñones-Villanueva del Río Grande"]
 LANGUAGES = ("en", "ja", "zh_Hans")
 KINDS = ("start", "turn", "game_over", "timeout", "vacation_auto", "vacation_over", "talk",

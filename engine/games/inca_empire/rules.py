@@ -21,7 +21,7 @@ OPTIONS: dict = {}  # the game has no options
 
 def new_state(players: list[str], seed: int, options: dict, version: str) -> dict:
     """Setup steps 1-7: decks, supplies, Cusco, one Trade Agreement, Start cards, Goals."""
-    unknown = sorted(set(options) - set(OPTIONS))
+    unknown = sorted(map(str, set(options) - set(OPTIONS)))
     if unknown:
         raise IllegalAction(phrase("unknown option(s): {unknown}",
                                    unknown=", ".join(map(str, unknown))))

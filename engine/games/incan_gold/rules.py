@@ -29,10 +29,10 @@ def check_options(options: dict) -> dict:
                                    unknown=", ".join(sorted(map(str, unknown))),
                                    known=", ".join(sorted(data.DEFAULT_OPTIONS))))
     merged = {**data.DEFAULT_OPTIONS, **options}
-    if merged["artifacts"] not in data.EDITIONS:
+    if not isinstance(merged["artifacts"], str) or merged["artifacts"] not in data.EDITIONS:
         raise IllegalAction(phrase("option artifacts must be one of {choices}, not {given}",
                                    choices=", ".join(sorted(data.EDITIONS)),
-                                   given=repr(merged["artifacts"])))
+                                   given=repr(merged["artifacts"])[:40]))
     return merged
 
 

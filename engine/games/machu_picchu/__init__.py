@@ -34,9 +34,10 @@ class MachuPicchu(GameBase):
 
     def setup(self, players, seed, options):
         self.check_player_count(players)
-        if options:
+        if options:  # any at all, of any type: the game takes none
+            unknown = sorted(map(str, options)) if isinstance(options, dict) else [repr(options)[:40]]
             raise IllegalAction(phrase("unknown option(s): {unknown}; this game has no options",
-                                       unknown=", ".join(sorted(options))))
+                                       unknown=", ".join(unknown)))
         return rules.setup(list(players), seed, options, rng)
 
     def to_act(self, state):
