@@ -18,6 +18,7 @@ log = logging.getLogger(__name__)
 
 group = AppGroup("chasqui", help="Chasqui operations.")
 
+FILE_LIMIT = 256 * 1024 * 1024  # a record file read by hand: far beyond any game's, still bounded
 DEMO_PLAYERS = [("Ana", "ana@example.com"), ("Ben", "ben@example.com"),
                 ("Cai", "cai@example.com"), ("Dee", "dee@example.com")]
 
@@ -93,7 +94,7 @@ def verify_record(record):
     """Check a finished game's public record (the JSON file its players and spectators can
     download): the commitment, the hash chain, and a replay of every move to the recorded
     outcome.  Needs no database.  Exit 0 if every check passes, else 1."""
-    verdict = fairness.check_text(record.read())
+    verdict = fairness.check_text(record.read(), FILE_LIMIT)
     for check in verdict.checks:
         click.echo(f"{'ok' if check.ok else 'FAILED'}  {check.name}: {check.detail}")
     click.echo(f"{verdict.game_id or 'the record'}: {'verified' if verdict.ok else 'NOT verified'}")

@@ -17,16 +17,17 @@ record checks the chain and the replay, and says that there was no commitment.""
 from __future__ import annotations
 
 import hashlib
-import json
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Iterable
 
 from engine import IllegalAction, get_game
+from engine.text import phrase
 from service import store
 from service.history import REVEAL_EVENT, created, effective_moves, seed_of
 from service.store import Event
+from service.validation import BadInput, json_document
 
 SEED_BITS = 256
 SALT_BYTES = 32
@@ -147,11 +148,12 @@ class Verdict:
 SHAPE = "the record's shape"
 
 
-def check_text(raw: bytes | str) -> Verdict:
-    """``check_record`` of a record's JSON text (a file, a paste, a request body)."""
+def check_text(raw: bytes | str, limit: int) -> Verdict:
+    """``check_record`` of a record's JSON text (a file, a paste, a request body) of at most
+    ``limit`` bytes, read by the shared rules (bounded depth, finite numbers)."""
     try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested beyond reason
+        data = json_document(raw, phrase("the record"), size=limit)
+    except BadInput:  # not JSON, not UTF-8, too large, or nested beyond reason
         verdict = Verdict()
         verdict.add(SHAPE, False, "not JSON: upload or paste the record file as downloaded")
         return verdict

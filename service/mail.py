@@ -136,10 +136,7 @@ def clock_lines(loaded: Loaded, row: OutboxRow, deadlines: dict | None = None,
     lines = {"deadline": None, "happened": None}
     last = loaded.events[-1]
     if last.kind == "TurnTimedOut":
-        name = loaded.seats[last.payload["seat"]].name
-        lines["happened"] = phrase(
-            N_("{player}'s time ran out; the game played “{move}” for them."), player=name,
-            move=last.payload.get("say") or term(last.payload["label"]))
+        lines["happened"] = timed_out_line(loaded, last, row.seat)
     if row.kind.startswith("reminder"):
         lines["happened"] = phrase(N_("Reminder: your move is still open."))
     if deadlines is None or row.seat not in deadlines:
@@ -153,6 +150,17 @@ def clock_lines(loaded: Loaded, row: OutboxRow, deadlines: dict | None = None,
             zone = zone_of(session, loaded.row.id, row.seat) if session else "UTC"
         lines["deadline"] = _deadline_line(due, zone, language, utc(row.created_at))
     return lines
+
+
+def timed_out_line(loaded: Loaded, event, reader: int | None) -> dict:
+    """What a timeout did, as ``reader`` may know it: the move the game chose is named to its
+    own seat only, since in a simultaneous decision it is a secret choice like any other."""
+    seat = event.payload["seat"]
+    name = loaded.seats[seat].name
+    if reader != seat:
+        return phrase(N_("{player}'s time ran out; the game chose for them."), player=name)
+    return phrase(N_("{player}'s time ran out; the game played “{move}” for them."), player=name,
+                  move=event.payload.get("say") or term(event.payload["label"]))
 
 
 @lru_cache(maxsize=1024)

@@ -18,6 +18,7 @@ from service import fairness
 from service.app import limiter, services
 from service.games import Loaded, NotFound, load
 from service.moves import load_for_secret
+from service.request_checks import takes_body
 from service.spectate import read_spectate_token
 
 bp = Blueprint("verify", __name__)
@@ -59,13 +60,12 @@ def _record(loaded: Loaded) -> Response:
 
 
 @bp.route("/verify", methods=["GET", "POST"])
+@takes_body(RECORD_LIMIT)
 @limiter.limit(VERIFY_LIMIT, methods=["POST"])
 def verify():
     if request.method == "GET":
         return render_template("pages/verify.html", verdict=None)
-    request.max_content_length = RECORD_LIMIT
-    request.max_form_memory_size = RECORD_LIMIT
-    verdict = fairness.check_text(_posted_text())
+    verdict = fairness.check_text(_posted_text(), RECORD_LIMIT)
     status = 200 if verdict.readable else 400
     if request.is_json:
         return jsonify(verdict.as_json()), status

@@ -33,6 +33,7 @@ from service.i18n import N_
 from service.models import GameRow, OutboxRow
 from service.presenter import seat_context
 from service.store import Conflict
+from service.validation import json_document
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
@@ -335,10 +336,7 @@ def export(game_id: str):
 def import_game():
     upload = request.files.get("file")
     raw = upload.read() if upload else request.form.get("data", "").encode()
-    try:
-        data = json.loads(raw or b"null")
-    except ValueError:
-        raise IllegalAction(phrase("the file is not JSON")) from None
+    data = json_document(raw or b"null", phrase("the file"))
     svc = services()
     with svc.db.unit_of_work() as session:
         game_id = commands.import_game(session, data, svc.clock())

@@ -11,6 +11,7 @@ import hmac
 from flask import Blueprint, current_app, jsonify, request
 
 from service.inbound.process import handle
+from service.request_checks import takes_body
 
 bp = Blueprint("inbound", __name__, url_prefix="/inbound")
 MAX_BYTES = 1024 * 1024
@@ -25,13 +26,8 @@ def _authorised() -> bool:
     return bool(token) and bool(given) and hmac.compare_digest(token.encode(), given.encode())
 
 
-@bp.before_request
-def _allow_whole_mails():
-    """The app caps bodies at 64 KiB; a raw mail with a quoted HTML part may be larger."""
-    request.max_content_length = MAX_BYTES
-
-
 @bp.post("/mail")
+@takes_body(MAX_BYTES, raw=True)  # a raw mail with a quoted HTML part, whatever its type says
 def receive():
     if not _authorised():
         return jsonify(error="inbound token required (X-Chasqui-Inbound-Token)"), 403

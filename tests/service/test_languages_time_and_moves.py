@@ -52,9 +52,12 @@ def test_a_reminder_and_a_timeout_notice_are_in_the_readers_language(app, client
     sweep(app, clock)  # seat 0 never answered: Incan Gold's default (leave) is played for it
     assert "P0's time ran out; the game played “Leave for camp” for them." in plain(
         mails(app, "p0@example.com")[-1])
-    assert "P0さんの持ち時間が切れたため、ゲームが代わりに「キャンプに戻る」を行いました。" in plain(
+    # the others are told that time ran out, not what was chosen: in a simultaneous decision
+    # the move played for a seat is as secret as one the seat chose itself
+    assert "P0さんの持ち時間が切れたため、ゲームが代わりに選びました。" in plain(
         mails(app, "p1@example.com")[-1])
-    assert "P0的时间用完了，游戏替其执行了“返回营地”。" in plain(mails(app, "p2@example.com")[-1])
+    assert "P0的时间用完了，游戏替其做了选择。" in plain(mails(app, "p2@example.com")[-1])
+    assert "ゲームが代わりに「" not in plain(mails(app, "p1@example.com")[-1])
 
 
 def test_the_subject_names_the_game_in_the_readers_language_and_stays_the_same(app, client, new_game):
