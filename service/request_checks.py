@@ -20,9 +20,9 @@ FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 def takes_body(limit: int, raw: bool = False):
     """Marks a view that reads a larger body than the app's ``MAX_CONTENT_LENGTH`` (a game's
-    record), or (``raw``) one that reads its body as bytes whatever its type says (a mail
-    provider's webhook), so the checks below neither refuse it at the app's limit nor
-    consume it as a form."""
+    record, a raw mail), and (``raw``) reads it itself -- as bytes whatever its type says (a
+    mail provider's webhook) or through ``validation.json_document`` -- so the checks below
+    neither refuse it at the app's limit nor consume it as a form."""
     def mark(view):
         view.body_limit, view.raw_body = limit, raw
         return view

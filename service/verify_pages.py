@@ -60,7 +60,7 @@ def _record(loaded: Loaded) -> Response:
 
 
 @bp.route("/verify", methods=["GET", "POST"])
-@takes_body(RECORD_LIMIT)
+@takes_body(RECORD_LIMIT, raw=True)  # read by fairness.check_text with the shared rules
 @limiter.limit(VERIFY_LIMIT, methods=["POST"])
 def verify():
     if request.method == "GET":

@@ -33,7 +33,7 @@ from service.i18n import N_
 from service.models import GameRow, OutboxRow
 from service.presenter import seat_context
 from service.store import Conflict
-from service.validation import json_document
+from service.validation import BadInput, json_document
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
@@ -336,7 +336,10 @@ def export(game_id: str):
 def import_game():
     upload = request.files.get("file")
     raw = upload.read() if upload else request.form.get("data", "").encode()
-    data = json_document(raw or b"null", phrase("the file"))
+    try:
+        data = json_document(raw or b"null")
+    except BadInput:  # not JSON, or nested or sized beyond any export
+        raise IllegalAction(phrase("the file is not JSON")) from None
     svc = services()
     with svc.db.unit_of_work() as session:
         game_id = commands.import_game(session, data, svc.clock())
