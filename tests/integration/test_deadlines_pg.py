@@ -69,21 +69,30 @@ def test_concurrent_sweepers_fire_each_deadline_exactly_once(app):
     assert len(per_seat) == 30
 
 
-# How long a waiting backend of this module's app lets pass before it looks for a deadlock.
-# PostgreSQL looks once per wait, from the backend that waits, and aborts that backend if it
-# finds one: the first to look once both wait is the one aborted.  The move starts waiting
-# first; with the server's default of 1 s, a sweep slower than that to reach its own wait (a
-# busy machine) finds that the move looked already, too early to see a cycle, and the sweep is
-# aborted instead.  This bound leaves the sweep ample time to block before the move looks; the
-# test whose sweep must lose sets a short ``deadlock_timeout`` on the sweep's side.
+# How long a waiting backend of the app lets pass before it looks for a deadlock, in the two
+# tests of a move and a timeout deadlocked on each other.  PostgreSQL looks once per wait,
+# from the backend that waits, and aborts that backend if it finds one: the first to look
+# once both wait is the one aborted.  The move starts waiting first; with the server's default
+# of 1 s, a sweep slower than that to reach its own wait (a busy machine) finds that the move
+# looked already, too early to see a cycle, and the sweep is aborted instead.  This bound
+# leaves the sweep ample time to block before the move looks; the test whose sweep must lose
+# sets a short ``deadlock_timeout`` on the sweep's side.
 MOVE_DEADLOCK_TIMEOUT = "5s"
 
 
 @pytest.fixture
-def env(env):
-    """The integration environment, the app's PostgreSQL connections looking for a deadlock
-    only after ``MOVE_DEADLOCK_TIMEOUT`` (``options`` of libpq's connection string)."""
-    options = quote(f"-c deadlock_timeout={MOVE_DEADLOCK_TIMEOUT}")
+def deadlock_timeout() -> str | None:
+    """The app's ``deadlock_timeout``: the server's own unless a test parametrizes it."""
+    return None
+
+
+@pytest.fixture
+def env(env, deadlock_timeout):
+    """The integration environment; with a ``deadlock_timeout``, the app's PostgreSQL
+    connections are given it (``options`` of libpq's connection string)."""
+    if deadlock_timeout is None:
+        return env
+    options = quote(f"-c deadlock_timeout={deadlock_timeout}")
     return {**env, "CHASQUI_DATABASE_URL": f"{env['CHASQUI_DATABASE_URL']}?options={options}"}
 
 
@@ -118,6 +127,7 @@ def _kinds(app, game_id: str) -> list[str]:
                                     .order_by(EventRow.seq)))
 
 
+@pytest.mark.parametrize("deadlock_timeout", [MOVE_DEADLOCK_TIMEOUT])
 def test_a_move_deadlocked_with_the_sweeps_timeout_is_a_conflict_and_writes_nothing(app):
     """The player moves in the very moment the sweep times the seat out: the move has written
     its event and waits for the deadline row the sweep holds, the sweep's timeout event waits
@@ -130,6 +140,7 @@ def test_a_move_deadlocked_with_the_sweeps_timeout_is_a_conflict_and_writes_noth
     assert _kinds(app, game_id) == ["GameCreated", "TurnTimedOut"]
 
 
+@pytest.mark.parametrize("deadlock_timeout", [MOVE_DEADLOCK_TIMEOUT])
 def test_a_timeout_deadlocked_with_the_players_move_gives_way_and_the_move_stands(app):
     """The same race, with the sweep the one aborted: its timeout is a lost race (the seat's
     deadline stays for the next sweep to re-check), and the player's move is taken."""
@@ -147,14 +158,19 @@ def test_a_timeout_deadlocked_with_the_players_move_gives_way_and_the_move_stand
 
 def _wait_until_blocked_by(db, pid: int, mover: threading.Thread, bound: float = 120.0) -> None:
     """Return once a backend waits for a lock that backend ``pid`` holds (the move, waiting
-    for the sweep's deadline row): the event itself, seen in ``pg_locks``.  The bound only
-    ends a test whose move never blocks (it finished, or waits for something else)."""
-    query = text("SELECT count(*) FROM pg_stat_activity WHERE :pid = ANY(pg_blocking_pids(pid))")
+    for the sweep's deadline row): the event itself, as the lock manager shows it now.  Each
+    look is a transaction of its own: within one, PostgreSQL keeps showing the backends'
+    activity as it was at the first look.  The bound only ends a test whose move never
+    blocks (it finished, or waits for something else)."""
+    query = text("SELECT count(*) FROM pg_locks WHERE NOT granted "
+                 "AND :pid = ANY(pg_blocking_pids(pg_locks.pid))")
     give_up = time.monotonic() + bound
-    with db.engine.connect() as connection:
-        while not connection.execute(query, {"pid": pid}).scalar():
-            if not mover.is_alive():
-                raise AssertionError("the move ended without waiting for the sweep's lock")
-            if time.monotonic() > give_up:
-                raise AssertionError(f"the move did not wait for the sweep's lock in {bound:.0f} s")
-            time.sleep(0.01)
+    while True:
+        with db.engine.connect() as connection:
+            if connection.execute(query, {"pid": pid}).scalar():
+                return
+        if not mover.is_alive():
+            raise AssertionError("the move ended without waiting for the sweep's lock")
+        if time.monotonic() > give_up:
+            raise AssertionError(f"the move did not wait for the sweep's lock in {bound:.0f} s")
+        time.sleep(0.01)
