@@ -147,9 +147,10 @@ def open_mail(page, base: str, address: str, subject):
     whose subject matches ``subject`` (a string or a pattern), as a person does; the preview
     frame of its HTML part."""
     page.goto(f"{base}/mailbox/")
-    page.get_by_role("link", name=address, exact=True).first.click()
-    page.get_by_role("link", name=subject).first.click()
-    page.wait_for_load_state()
+    for link in (page.get_by_role("link", name=address, exact=True),
+                 page.get_by_role("link", name=subject)):
+        with page.expect_navigation():  # the next link is looked for on the page it opens
+            link.first.click()
     return page.frame_locator("iframe.mail-preview")
 
 
@@ -161,6 +162,13 @@ def click_in_mail(page, link):
     popup = opened.value
     popup.wait_for_load_state()
     return popup
+
+
+def press(page, button) -> None:
+    """Click ``button`` (a locator of a form's button) and wait until the page the form's
+    answer makes has loaded, so that the next look is at that page."""
+    with page.expect_navigation():
+        button.click()
 
 
 def click_action(page, action: dict) -> None:

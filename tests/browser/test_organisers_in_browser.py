@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.browser.conftest import click_in_mail, complaints, open_mail, shoot
+from tests.browser.conftest import click_in_mail, complaints, open_mail, press, shoot
 from tests.browser.test_play_in_browser import NAMELESS_CONTROLS
 
 pytestmark = pytest.mark.browser
@@ -23,11 +23,11 @@ def test_an_organiser_starts_a_game_from_the_browser(live, page_at):
 
     mailbox.goto(f"{base}/organise/new")  # sent to sign in first, and back afterwards
     mailbox.fill("#email", "olga.b@example.org")
-    mailbox.get_by_role("button", name="Mail me a sign-in link").click()
+    press(mailbox, mailbox.get_by_role("button", name="Mail me a sign-in link"))
     assert "Check your mail" in mailbox.inner_text("h1")
     mail = open_mail(mailbox, base, "olga.b@example.org", re.compile("sign-in link"))
     page = click_in_mail(mailbox, mail.get_by_role("link").first)
-    page.get_by_role("button", name="Sign in").click()
+    press(page, page.get_by_role("button", name="Sign in"))
     assert page.url.endswith("/organise/new")
     assert page.evaluate(NAMELESS_CONTROLS) == []
 
@@ -38,7 +38,7 @@ def test_an_organiser_starts_a_game_from_the_browser(live, page_at):
         page.fill(f"input[name=name_{i}]", name)
         page.fill(f"input[name=email_{i}]", address)
     shoot(page, "organiser-new-game")
-    page.get_by_role("button", name="Send the invitations").click()
+    press(page, page.get_by_role("button", name="Send the invitations"))
     assert "2 invitation(s) sent" in page.inner_text("main")
 
     for name, address in INVITEES:
@@ -51,12 +51,12 @@ def test_an_organiser_starts_a_game_from_the_browser(live, page_at):
         assert "answer=accept" in invitee.url
         assert invitee.evaluate(NAMELESS_CONTROLS) == []
         shoot(invitee, f"organiser-invitation-{name.lower()}")
-        invitee.get_by_role("button", name="Accept").click()
+        press(invitee, invitee.get_by_role("button", name="Accept"))
         assert "You accepted" in invitee.inner_text("h1")
     assert "the game has started" in invitee.inner_text("main")
 
     page.goto(f"{base}/organise/")
-    page.get_by_role("button", name="Administer").click()
+    press(page, page.get_by_role("button", name="Administer"))
     assert "/admin/games/" in page.url
     start = open_mail(page, base, "ana.b@example.org", re.compile("Incan Gold —"))
     assert "/play/" in start.get_by_role("link").first.get_attribute("href")
