@@ -5,11 +5,24 @@ import re
 from datetime import datetime, timezone
 
 import pytest
+from hypothesis import settings
 
 from service.app import create_app
 from service.config import from_env
 
 ADMIN_TOKEN = "test-admin-token"
+
+# Property tests are part of the test command, so they must give the same answer every run:
+# examples derived from each test's own source (derandomize) rather than a fresh seed, and no
+# example database, so nothing a previous run found (and left in .hypothesis/) changes the
+# next.  A failure prints the blob that replays it (@reproduce_failure).  Deadlines measure
+# the machine's load, not the code.  Hunting for new examples is a choice made by hand:
+# ``./chasqui test --hypothesis-profile=explore``.
+settings.register_profile("chasqui", derandomize=True, database=None, deadline=None,
+                          print_blob=True)
+settings.register_profile("explore", parent=settings.get_profile("chasqui"),
+                          derandomize=False)
+settings.load_profile("chasqui")
 
 
 class FrozenClock:

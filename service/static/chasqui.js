@@ -1,6 +1,7 @@
 // Progressive enhancement only: every page works without this file (plain forms).
 // 1. A pressed move button turns into "Sending…" and the form cannot be sent twice.
 // 2. On the Machu Picchu map, choosing a district moves the focus to its move button.
+// 3. The local mailbox's preview of a mail is as tall as the mail, not a box that scrolls.
 (function () {
   "use strict";
   document.addEventListener("submit", function (event) {
@@ -35,4 +36,17 @@
       if (input && input.value.indexOf('"' + id + '"') !== -1) { buttons[i].focus(); return; }
     }
   });
+  function fitToMail(frame) {
+    var mail = frame.contentDocument;  // the preview's sandbox keeps the page's origin for this
+    if (!mail || !mail.documentElement) { return; }
+    frame.style.height = "auto";  // measure the mail at this width, not the frame's old height
+    frame.style.height = mail.documentElement.scrollHeight + 2 + "px";  // and the borders
+  }
+  var previews = document.querySelectorAll("iframe.mail-preview");
+  function fitPreviews() {
+    for (var i = 0; i < previews.length; i++) { fitToMail(previews[i]); }
+  }
+  for (var i = 0; i < previews.length; i++) { previews[i].addEventListener("load", fitPreviews); }
+  fitPreviews();  // a preview that loaded before this script ran
+  window.addEventListener("resize", fitPreviews);
 })();

@@ -49,17 +49,26 @@ def browser():
 
 
 class LiveServer:
-    """The app on a free port of 127.0.0.1, in a thread; games are made through its API."""
+    """The app on a free port of 127.0.0.1, in a thread; games are made through its API.
+
+    The app's base URL is the server's own address, so the links of its mails (in the local
+    mailbox) open this server when a test clicks them, as they do for ``./chasqui run``.  The
+    port is known only once the server listens, so the server is made first and hands each
+    request to the app made afterwards (``wsgi``)."""
 
     def __init__(self, tmp_path: Path):
         from werkzeug.serving import make_server
 
-        self.app = create_app(make_settings(tmp_path), upgrade=True)
-        self.server = make_server("127.0.0.1", 0, self.app, threaded=True)
+        self.server = make_server("127.0.0.1", 0, self.wsgi, threaded=True)
         self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.app = create_app(make_settings(tmp_path, CHASQUI_BASE_URL=self.url,
+                                            CHASQUI_MAIL_DOMAIN="chasqui.test"), upgrade=True)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
         self.client = self.app.test_client()
+
+    def wsgi(self, environ, start_response):
+        return self.app(environ, start_response)
 
     def stop(self) -> None:
         self.server.shutdown()
@@ -119,6 +128,47 @@ def shoot(page, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+BLOCKED = ("Blocked", "Content Security Policy", "frame-ancestors", "Refused")
+
+
+def complaints(page) -> list[str]:
+    """A list that fills with what the console says about anything the browser blocked, in
+    ``page`` and in every page it opens (its browser context's console)."""
+    said: list[str] = []
+    page.context.on("console", lambda message: said.append(message.text)
+                    if any(word in message.text for word in BLOCKED) else None)
+    return said
+
+
+def open_mail(page, base: str, address: str, subject):
+    """Open the local mailbox at ``/mailbox/``, then ``address``'s mails, then the newest one
+    whose subject matches ``subject`` (a string or a pattern), as a person does; the preview
+    frame of its HTML part."""
+    page.goto(f"{base}/mailbox/")
+    for link in (page.get_by_role("link", name=address, exact=True),
+                 page.get_by_role("link", name=subject)):
+        with page.expect_navigation():  # the next link is looked for on the page it opens
+            link.first.click()
+    return page.frame_locator("iframe.mail-preview")
+
+
+def click_in_mail(page, link):
+    """Click ``link`` (a locator in the preview frame): the page it opens, top-level and of its
+    own, as a mail client opens a mail's link."""
+    with page.expect_popup() as opened:
+        link.click()
+    popup = opened.value
+    popup.wait_for_load_state()
+    return popup
+
+
+def press(page, button) -> None:
+    """Click ``button`` (a locator of a form's button) and wait until the page the form's
+    answer makes has loaded, so that the next look is at that page."""
+    with page.expect_navigation():
+        button.click()
 
 
 def click_action(page, action: dict) -> None:

@@ -9,6 +9,7 @@ import time
 from collections import Counter
 from contextlib import contextmanager
 from datetime import timedelta
+from urllib.parse import quote
 
 import pytest
 from sqlalchemy import select, text
@@ -68,6 +69,33 @@ def test_concurrent_sweepers_fire_each_deadline_exactly_once(app):
     assert len(per_seat) == 30
 
 
+# How long a waiting backend of the app lets pass before it looks for a deadlock, in the two
+# tests of a move and a timeout deadlocked on each other.  PostgreSQL looks once per wait,
+# from the backend that waits, and aborts that backend if it finds one: the first to look
+# once both wait is the one aborted.  The move starts waiting first; with the server's default
+# of 1 s, a sweep slower than that to reach its own wait (a busy machine) finds that the move
+# looked already, too early to see a cycle, and the sweep is aborted instead.  This bound
+# leaves the sweep ample time to block before the move looks; the test whose sweep must lose
+# sets a short ``deadlock_timeout`` on the sweep's side.
+MOVE_DEADLOCK_TIMEOUT = "5s"
+
+
+@pytest.fixture
+def deadlock_timeout() -> str | None:
+    """The app's ``deadlock_timeout``: the server's own unless a test parametrizes it."""
+    return None
+
+
+@pytest.fixture
+def env(env, deadlock_timeout):
+    """The integration environment; with a ``deadlock_timeout``, the app's PostgreSQL
+    connections are given it (``options`` of libpq's connection string)."""
+    if deadlock_timeout is None:
+        return env
+    options = quote(f"-c deadlock_timeout={deadlock_timeout}")
+    return {**env, "CHASQUI_DATABASE_URL": f"{env['CHASQUI_DATABASE_URL']}?options={options}"}
+
+
 @contextmanager
 def _a_move_waiting_for_the_sweep(app):
     """A new game; the sweep (this unit of work) holds seat 0's due deadline, and seat 0's
@@ -83,10 +111,12 @@ def _a_move_waiting_for_the_sweep(app):
     answers: list = []
     with app.app_context(), svc.db.unit_of_work() as session:
         deadline = next(d for d in timekeeping.due_deadlines(session, later) if d.seat == 0)
+        sweep_pid = session.execute(text("SELECT pg_backend_pid()")).scalar_one()
+        assert session.execute(text("SHOW deadlock_timeout")).scalar_one() == MOVE_DEADLOCK_TIMEOUT
         mover = threading.Thread(target=lambda: answers.append(client.post(
             f"/api/play/{secret}", json={"action": {"type": "stay"}, "seq": 1})))
         mover.start()
-        _wait_for_a_lock_wait(svc.db)
+        _wait_until_blocked_by(svc.db, sweep_pid, mover)
         yield session, deadline, later, answers, created["id"]
     mover.join()
 
@@ -97,6 +127,7 @@ def _kinds(app, game_id: str) -> list[str]:
                                     .order_by(EventRow.seq)))
 
 
+@pytest.mark.parametrize("deadlock_timeout", [MOVE_DEADLOCK_TIMEOUT])
 def test_a_move_deadlocked_with_the_sweeps_timeout_is_a_conflict_and_writes_nothing(app):
     """The player moves in the very moment the sweep times the seat out: the move has written
     its event and waits for the deadline row the sweep holds, the sweep's timeout event waits
@@ -109,6 +140,7 @@ def test_a_move_deadlocked_with_the_sweeps_timeout_is_a_conflict_and_writes_noth
     assert _kinds(app, game_id) == ["GameCreated", "TurnTimedOut"]
 
 
+@pytest.mark.parametrize("deadlock_timeout", [MOVE_DEADLOCK_TIMEOUT])
 def test_a_timeout_deadlocked_with_the_players_move_gives_way_and_the_move_stands(app):
     """The same race, with the sweep the one aborted: its timeout is a lost race (the seat's
     deadline stays for the next sweep to re-check), and the player's move is taken."""
@@ -124,11 +156,21 @@ def test_a_timeout_deadlocked_with_the_players_move_gives_way_and_the_move_stand
             "the move closed the decision"
 
 
-def _wait_for_a_lock_wait(db) -> None:
-    with db.engine.connect() as connection:
-        for _ in range(200):
-            if connection.execute(text("SELECT count(*) FROM pg_stat_activity "
-                                       "WHERE wait_event_type = 'Lock' AND datname = current_database()")).scalar():
+def _wait_until_blocked_by(db, pid: int, mover: threading.Thread, bound: float = 120.0) -> None:
+    """Return once a backend waits for a lock that backend ``pid`` holds (the move, waiting
+    for the sweep's deadline row): the event itself, as the lock manager shows it now.  Each
+    look is a transaction of its own: within one, PostgreSQL keeps showing the backends'
+    activity as it was at the first look.  The bound only ends a test whose move never
+    blocks (it finished, or waits for something else)."""
+    query = text("SELECT count(*) FROM pg_locks WHERE NOT granted "
+                 "AND :pid = ANY(pg_blocking_pids(pg_locks.pid))")
+    give_up = time.monotonic() + bound
+    while True:
+        with db.engine.connect() as connection:
+            if connection.execute(query, {"pid": pid}).scalar():
                 return
-            time.sleep(0.02)
-    raise AssertionError("the move never waited for the sweep's lock")
+        if not mover.is_alive():
+            raise AssertionError("the move ended without waiting for the sweep's lock")
+        if time.monotonic() > give_up:
+            raise AssertionError(f"the move did not wait for the sweep's lock in {bound:.0f} s")
+        time.sleep(0.01)

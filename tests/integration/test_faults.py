@@ -132,7 +132,7 @@ class ThrowawayRedis:
                 return client.ping()
             except redis.exceptions.ConnectionError:
                 return False
-        wait_until(up, 15, "the throwaway redis-server to answer")
+        wait_until(up, 60, "the throwaway redis-server to answer")
         return self
 
     def kill(self):

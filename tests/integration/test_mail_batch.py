@@ -20,7 +20,7 @@ def test_a_worker_delivers_one_events_mails_with_one_task(app, env, smtp, tmp_pa
         smtp.sink.wait_for(lambda: len(smtp.sink.received()) == 5, what="the five start mails")
         wait_until(lambda: all(r.status == "sent" for r in outbox(app, game_id)), 30,
                    "the rows to be marked sent")
-        wait_until(lambda: "succeeded" in log.read_text(errors="replace"), 10, "the task's end")
+        wait_until(lambda: "succeeded" in log.read_text(errors="replace"), 60, "the task's end")
     finally:
         worker.stop()
     text = log.read_text(errors="replace")

@@ -138,5 +138,5 @@ def test_a_forked_process_gets_a_sender_thread_of_its_own(monkeypatch):
     assert childs is not parents and delivery._sender() is childs
     answers = queue.SimpleQueue()
     childs.put((answers, OverlappingRelay(), "not a message", None))
-    outcome, error = answers.get(timeout=10)  # a thread took it (and the relay refused it)
+    outcome, error = answers.get(timeout=60)  # a thread took it (and the relay refused it)
     assert outcome is None and error is not None
