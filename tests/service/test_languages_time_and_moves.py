@@ -54,9 +54,9 @@ def test_a_reminder_and_a_timeout_notice_are_in_the_readers_language(app, client
         mails(app, "p0@example.com")[-1])
     # the others are told that time ran out, not what was chosen: in a simultaneous decision
     # the move played for a seat is as secret as one the seat chose itself
-    assert "P0さんの持ち時間が切れたため、ゲームが代わりに選びました。" in plain(
+    assert "P0さんの持ち時間が切れたため、ゲームが代わりに選択しました。" in plain(
         mails(app, "p1@example.com")[-1])
-    assert "P0的时间用完了，游戏替其做了选择。" in plain(mails(app, "p2@example.com")[-1])
+    assert "P0的时间用完了，游戏替其做出了选择。" in plain(mails(app, "p2@example.com")[-1])
     assert "ゲームが代わりに「" not in plain(mails(app, "p1@example.com")[-1])
 
 
