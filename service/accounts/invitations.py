@@ -18,13 +18,12 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine import IllegalAction, get_game
 from engine.text import phrase, term
-from service import games, preferences, timekeeping, validation
+from service import games, preferences, row_links, timekeeping, validation
 from service.accounts import admin_link, mailer, quotas
 from service.i18n import N_
 from service.models import AccountRow, InvitationBlockRow, InvitationRow, PendingGameRow
@@ -68,19 +67,15 @@ class Draft:
 
 
 def link_token(settings, invitation: InvitationRow) -> str:
-    return URLSafeSerializer(settings.secret_key, salt=SALT).dumps([invitation.id, invitation.nonce])
+    return row_links.make(settings.secret_key, SALT, invitation)
 
 
 def read_link(session: Session, settings, token: str) -> InvitationRow:
-    try:
-        data = URLSafeSerializer(settings.secret_key, salt=SALT).loads(token)
-    except BadSignature:
-        raise InvitationError(403, N_("This invitation link is not valid (forged or mistyped).")) from None
-    if not (isinstance(data, list) and len(data) == 2 and isinstance(data[0], int)
-            and isinstance(data[1], str)):
-        raise InvitationError(403, N_("This invitation link is not valid."))
-    row = session.get(InvitationRow, data[0])
-    if row is None or not secrets.compare_digest(row.nonce, data[1]):
+    pair = row_links.signed_pair(settings.secret_key, SALT, token)
+    if pair is None:
+        raise InvitationError(403, N_("This invitation link is not valid (forged or mistyped)."))
+    row = row_links.row_of(session, InvitationRow, pair)
+    if row is None:
         raise InvitationError(403, N_("This invitation link is not valid."))
     return row
 

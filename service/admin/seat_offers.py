@@ -20,12 +20,12 @@ from __future__ import annotations
 import secrets
 from datetime import datetime, timedelta
 
-from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from engine import GAMES
 from engine.text import phrase
+from service import row_links
 from service.admin.notices import actor_name
 from service.i18n import N_
 from service.models import GameRow, SeatOfferRow, SeatRow
@@ -61,20 +61,16 @@ def seat_holding(seats: list[SeatRow], address: str, besides: int) -> SeatRow | 
 # --- the link ---------------------------------------------------------------------------------
 
 def link_token(secret_key: str, offer: SeatOfferRow) -> str:
-    return URLSafeSerializer(secret_key, salt=SALT).dumps([offer.id, offer.nonce])
+    return row_links.make(secret_key, SALT, offer)
 
 
 def read_link(session: Session, secret_key: str, token: str) -> SeatOfferRow:
     """The offer a link names; forged, mistyped or unknown → 403."""
-    try:
-        data = URLSafeSerializer(secret_key, salt=SALT).loads(token)
-    except BadSignature:
-        raise OfferRefused(403, N_("This link is not valid (forged or mistyped).")) from None
-    if not (isinstance(data, list) and len(data) == 2 and isinstance(data[0], int)
-            and not isinstance(data[0], bool) and isinstance(data[1], str)):
-        raise OfferRefused(403, N_("This link is not valid."))
-    offer = session.get(SeatOfferRow, data[0])
-    if offer is None or not secrets.compare_digest(offer.nonce, data[1]):
+    pair = row_links.signed_pair(secret_key, SALT, token)
+    if pair is None:
+        raise OfferRefused(403, N_("This link is not valid (forged or mistyped)."))
+    offer = row_links.row_of(session, SeatOfferRow, pair)
+    if offer is None:
         raise OfferRefused(403, N_("This link is not valid."))
     return offer
 
