@@ -41,7 +41,7 @@ def make_engine(url: str, **options) -> Engine:
 
 def json_loads(text):
     """PostgreSQL's JSON columns (events' payloads, snapshots, the move's one read) decoded by
-    orjson: the same values as ``json.loads``, in a third of the time (issue 9).  orjson turns
+    orjson: the same values as ``json.loads``, in a third of the time.  orjson turns
     integers beyond 64 bits into floats (a game's 256-bit seed in a snapshot's state would
     lose its digits), so a text with a run of 20 digits or more, which any such integer has,
     goes to ``json.loads``.  Writing keeps ``json.dumps``, whose text a stored payload is."""

@@ -97,7 +97,7 @@ def load(session: Session, game_id: str, upto: int | None = None,
     is the snapshot plus the moves after it.  Without one, or when a rewind after S goes back
     before it, every event is read and replayed.  A command's load at the head (in a unit of
     work, or a move's ``writes``) stores a snapshot when ``snapshots.EVERY`` events have passed
-    since the one it started from (issue 9); a read's never writes (``_snapshot_owed``).
+    since the one it started from; a read's never writes (``_snapshot_owed``).
     ``seats``: the game's seat rows in seat order, when the caller has just read them;
     ``read``: a ``move_reads.MoveRead`` of this game at its head, which has read everything a
     load reads (its game and seats are plain records, not ORM objects); ``writes``: the
