@@ -99,7 +99,15 @@ class Evening:
     gets: Counter = field(default_factory=Counter)
     accepted: Counter = field(default_factory=Counter)  # (game, seat) -> moves taken
     server_errors: list = field(default_factory=list)
-    refusals: list = field(default_factory=list)
+    refusals: list = field(default_factory=list)  # (status, the action was offered, answer)
+
+    def refusals_of_offered_moves(self) -> Counter:
+        """The statuses refusing a move the seat's page offered: a race lost, never a fault."""
+        return Counter(status for status, offered, _ in self.refusals if offered)
+
+    def refusals_of_made_up_moves(self) -> Counter:
+        """The statuses refusing a move posted by a seat that was offered none."""
+        return Counter(status for status, offered, _ in self.refusals if not offered)
 
 
 def busy_evening(served: ServedApp, games: list[tuple[str, list[str]]],
@@ -122,6 +130,7 @@ def busy_evening(served: ServedApp, games: list[tuple[str, list[str]]],
                     evening.server_errors.append(("GET", status, view))
             if status != 200:
                 continue
+            offered = bool(view["legal_actions"])
             actions = view["legal_actions"] or [{"type": "stay"}]
             status, answer = served.post_json(f"/api/play/{secret}",
                                               {"action": actions[0], "seq": view["seq"]})
@@ -132,7 +141,7 @@ def busy_evening(served: ServedApp, games: list[tuple[str, list[str]]],
                 elif status >= 500:
                     evening.server_errors.append(("POST", status, answer))
                 else:
-                    evening.refusals.append((status, answer))
+                    evening.refusals.append((status, offered, answer))
 
     errors = all_at_once(play, len(seats))
     assert not errors, errors[:3]

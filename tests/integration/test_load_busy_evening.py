@@ -32,5 +32,7 @@ def test_twenty_players_in_five_games_pressing_at_once_get_no_server_error(app):
     assert evening.server_errors == [], evening.server_errors[:3]
     assert set(evening.posts) <= {200, 400, 409}, evening.posts
     assert set(evening.gets) == {200}, evening.gets
+    assert set(evening.refusals_of_offered_moves()) <= {409}, evening.refusals[:3]
+    assert set(evening.refusals_of_made_up_moves()) <= {400, 409}
     assert sum(evening.accepted.values()) >= 5 * 4
     one_event_per_decision(services(app).db, evening, games)
