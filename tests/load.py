@@ -148,6 +148,17 @@ def busy_evening(served: ServedApp, games: list[tuple[str, list[str]]],
     return evening
 
 
+def assert_no_fault(evening: Evening, games) -> None:
+    """What every busy evening must show: no 5xx, every look answered, every refused move the
+    page offered a lost race (409), and every game past its first decision."""
+    assert evening.server_errors == [], evening.server_errors[:3]
+    assert set(evening.posts) <= {200, 400, 409}, evening.posts
+    assert set(evening.gets) == {200}, evening.gets
+    assert set(evening.refusals_of_offered_moves()) <= {409}, evening.refusals[:3]
+    assert set(evening.refusals_of_made_up_moves()) <= {400, 409}
+    assert sum(evening.accepted.values()) >= 4 * len(games)
+
+
 def players_moves(session, game_id: str) -> Counter:
     """MoveMade events by the seat whose player made them (bots and timeouts excluded)."""
     return Counter(int(actor.split(":")[1]) for actor in session.scalars(
