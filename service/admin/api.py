@@ -103,7 +103,9 @@ def game(game_id: str):
     with svc.db.reading() as session:
         loaded = load(session, game_id)
         mail = mail_status(session, game_id)
-    entries, report = audit(loaded, site_admin=g.admin.may_see_seats_of(loaded.seats))
+        admins = auth.actor_addresses(session)
+    entries, report = audit(loaded, site_admin=g.admin.may_see_seats_of(loaded.seats),
+                            admins=admins)
     return jsonify(
         id=game_id, game=loaded.game.name, status=loaded.row.status, seq=loaded.seq,
         to_act=loaded.game.to_act(loaded.state) if loaded.row.status == "active" else [],

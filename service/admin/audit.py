@@ -129,7 +129,7 @@ def describe(loaded: Loaded, index: int, reveal: bool) -> str:
         return text + (f". Reason: {p['reason']}" if p.get("reason") else "")
     if event.kind == "SeatReplaced":
         return (f"gave seat {p.get('seat')} ({p.get('previous_name')}) to {p.get('name')} "
-                f"<{p.get('email')}>; the old links are revoked")
+                f"<{newcomer_address(event)}>; the old links are revoked")
     if event.kind == "SeatBotted":
         return f"handed seat {p.get('seat')} ({p.get('name')}) to a bot"
     words = {"GamePaused": "paused the game", "GameResumed": "resumed the game",
@@ -151,9 +151,18 @@ def concealed(event: Event) -> bool:
     return event.kind in ENGINE_EVENTS or event.nonce is None
 
 
-def audit(loaded: Loaded, site_admin: bool) -> tuple[list[Entry], Any]:
+def newcomer_address(event) -> str:
+    """A SeatReplaced's new address: sealed with the event (it is no one's business outside
+    the game's admins, and a finished game's record is public), or, in events recorded
+    before that, in its payload."""
+    return (event.sealed or {}).get("email") or event.payload.get("email", "")
+
+
+def audit(loaded: Loaded, site_admin: bool,
+          admins: dict[str, str] | None = None) -> tuple[list[Entry], Any]:
     """The log of the whole game, oldest first, and the chain report; what the viewer may
-    see of it (``shows_secrets``)."""
+    see of it (``shows_secrets``).  ``admins``: ``auth.actor_addresses``, to name the admins
+    who acted."""
     reveal = shows_secrets(loaded, site_admin)
     events = loaded.events
     report = verify_chain(loaded.row.id, events)
@@ -168,7 +177,7 @@ def audit(loaded: Loaded, site_admin: bool) -> tuple[list[Entry], Any]:
         changes, more = diff(views[i - 1] if i else None, views[i])
         entries.append(Entry(
             seq=event.seq, kind=event.kind, actor=event.actor,
-            who=actor_name(event.actor, names), recorded_at=event.recorded_at,
+            who=actor_name(event.actor, names, admins), recorded_at=event.recorded_at,
             words=describe(loaded, i, reveal), hash=None if hidden else event.hash,
             prev_hash=None if prev_hidden else event.prev_hash,
             verified=own and event.prev_hash == prev and event.seq == i + 1,

@@ -55,8 +55,10 @@ class Admin:
 
     @property
     def actor(self) -> str:
-        """How events name this admin: "admin:<email>" (the API token is plain "admin")."""
-        return f"admin:{self.email}" if self.email else "admin"
+        """How events name this admin: "admin:<id>" (the API token is plain "admin").  Not the
+        address: an event's actor is hashed into the chain and published with a finished
+        game's record, which its spectators may read."""
+        return f"admin:{self.id}" if self.id is not None else "admin"
 
     def may_admin(self, game_id: str) -> bool:
         return self.is_site_admin or game_id in self.game_ids
@@ -99,6 +101,13 @@ class Admin:
                 "you play seat {held} in this game, so you may not see other seats' secrets, "
                 "export the game or roll it back; ask a site admin who does not play in it",
                 held=held))
+
+
+def actor_addresses(session: Session) -> dict[str, str]:
+    """{"admin:<id>": address} of every admin, so an admin's page names the admins who acted
+    (events name them by id; players' mail says "an admin")."""
+    return {f"admin:{admin_id}": email
+            for admin_id, email in session.execute(select(AdminRow.id, AdminRow.email))}
 
 
 def hash_password(password: str) -> str:

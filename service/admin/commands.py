@@ -63,9 +63,9 @@ def _seat(loaded: Loaded, seat) -> SeatRow:
 
 
 def _append(session: Session, loaded: Loaded, kind: str, payload: dict, actor: str,
-            now: datetime) -> Event:
+            now: datetime, sealed: dict | None = None) -> Event:
     event = store.append(session, loaded.row.id, loaded.seq + 1, loaded.head_hash, kind,
-                         payload, actor, now)
+                         payload, actor, now, sealed=sealed)
     loaded.events.append(event)
     return event
 
@@ -281,10 +281,11 @@ def accept_seat_offer(session: Session, secret_key: str, token: str, now: dateti
                                                "now; no one may hold two seats."))
     seat_offers.answer(session, offer, "accepted", now)
     seat_offers.withdraw(session, offer.game_id, offer.seat, now, keep=offer.id)
+    # the address is sealed with the event: the game's admins read it, a finished game's
+    # public record (its players' and spectators') does not
     _append(session, loaded, "SeatReplaced", {"seat": offer.seat, "name": offer.name,
-                                              "email": offer.email,
                                               "previous_name": seat_row.name},
-            offer.offered_by, now)
+            offer.offered_by, now, sealed={"email": offer.email})
     seat_row.name, seat_row.email, seat_row.bot = offer.name, offer.email, False
     seat_row.nonce = secrets.token_urlsafe(12)
     told = [] if seat_offers.same_address(offer.previous_email, offer.email) else [

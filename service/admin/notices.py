@@ -12,11 +12,15 @@ REWIND_KINDS = {"rollback": "RolledBack", "undone": "Undone"}
 REASON_KINDS = {"paused": "GamePaused", "abandoned": "GameAbandoned", "resumed": "GameResumed"}
 
 
-def actor_name(actor: str, names: list[str]) -> str:
-    """"seat:2" → the seat's player name; "admin:ana@x.org" → "ana@x.org"; "bot" → "a bot"."""
+def actor_name(actor: str, names: list[str], admins: dict[str, str] | None = None) -> str:
+    """"seat:2" → the seat's player name; "admin:3" → the admin's address where ``admins``
+    (``auth.actor_addresses``, on admins' pages) has it, else "an admin"; "admin:ana@x.org"
+    (events recorded before admins were named by id) → "ana@x.org"; "bot" → "a bot"."""
     kind, _, rest = actor.partition(":")
     if kind == "seat" and rest.isdigit() and int(rest) < len(names):
         return names[int(rest)]
+    if kind == "admin" and rest.isdigit():
+        return (admins or {}).get(actor, "an admin")
     if kind == "admin" and rest:
         return rest
     if actor == "bot":
@@ -47,7 +51,7 @@ def notice_for(loaded, kind: str, seat: int | None) -> str:
             return ""
         undone = undone_moves(events, event.seq)
         who = actor_name(event.actor, names)
-        parts = [f"{who} took the game back to seq {event.payload['to_seq']}."]
+        parts = [f"The game was taken back to seq {event.payload['to_seq']} by {who}."]
         if undone:
             listed = ", ".join(f"{names[e.payload['seat']]} (seq {e.seq})" for e in undone
                                if 0 <= e.payload.get("seat", -1) < len(names))

@@ -31,7 +31,7 @@ def _summary(session, offer) -> dict:
         select(SeatRow).where(SeatRow.game_id == offer.game_id).order_by(SeatRow.seat))]
     return {"offer": offer, "title": GAMES[game.game].title if game.game in GAMES else game.game,
             "status": game.status, "players": players,
-            "by": actor_name(offer.offered_by, players)}
+            "by": seat_offers.opening(actor_name(offer.offered_by, players))}
 
 
 @bp.get("/<token>")

@@ -60,6 +60,12 @@ def seat_holding(seats: list[SeatRow], address: str, besides: int) -> SeatRow | 
 
 # --- the link ---------------------------------------------------------------------------------
 
+def opening(name: str) -> str:
+    """A name that opens a sentence ("an admin" → "An admin"): the offer's texts begin with
+    who made it, and players are not shown an admin's address."""
+    return name[:1].upper() + name[1:]
+
+
 def link_token(secret_key: str, offer: SeatOfferRow) -> str:
     return row_links.make(secret_key, SALT, offer)
 
@@ -155,8 +161,9 @@ def mail_parts(session: Session, settings, kind: str, offer_id: int) -> dict | N
     title = GAMES[game.game].title if game.game in GAMES else game.game
     players = [s.name for s in session.scalars(select(SeatRow).where(
         SeatRow.game_id == offer.game_id).order_by(SeatRow.seat))]
+    by = actor_name(offer.offered_by, players)
     context = {"offer": offer, "game_id": offer.game_id, "title": title, "players": players,
-               "by": actor_name(offer.offered_by, players), "kind": kind,
+               "by": opening(by), "by_inline": by, "kind": kind,
                "expires": utc(offer.expires_at).strftime("%a %d %b %Y %H:%M UTC")}
     if kind == INVITE:
         context["link"] = f"{settings.base_url}/seat-offer/{link_token(settings.secret_key, offer)}"

@@ -23,7 +23,7 @@ from engine.text import phrase, term
 from service import fairness
 from service.accounts import mailer, sessions
 from service.admin import auth, commands, seat_offers
-from service.admin.audit import audit, shows_secrets
+from service.admin.audit import audit, newcomer_address, shows_secrets
 from service.admin.notices import undone_moves
 from service.app import limiter, services
 from service.errors import told
@@ -245,7 +245,7 @@ def described(loaded, index: int, reveal: bool) -> dict:
     if event.kind == "SeatReplaced":
         return phrase("gave seat {seat} ({old}) to {new} <{email}>; the old links are revoked",
                       seat=str(p.get("seat")), old=str(p.get("previous_name")),
-                      new=str(p.get("name")), email=str(p.get("email")))
+                      new=str(p.get("name")), email=newcomer_address(event))
     if event.kind == "SeatBotted":
         return phrase("handed seat {seat} ({player}) to a bot", seat=str(p.get("seat")),
                       player=str(p.get("name")))
@@ -279,8 +279,9 @@ def game_page(game_id: str):
         loaded = load(session, game_id)
         mail = mail_status(session, game_id)
         offers = seat_offers.open_offers(session, game_id, svc.clock())
+        admins = auth.actor_addresses(session)
     may_see_seats = g.admin.may_see_seats_of(loaded.seats)  # a player first: never in their game
-    entries, report = audit(loaded, site_admin=may_see_seats)
+    entries, report = audit(loaded, site_admin=may_see_seats, admins=admins)
     to_act = loaded.game.to_act(loaded.state) if loaded.row.status == "active" else []
     reveal = shows_secrets(loaded, may_see_seats)
     says = [described(loaded, i, reveal) for i in range(len(entries))]

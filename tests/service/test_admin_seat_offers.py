@@ -9,7 +9,8 @@ from datetime import timedelta
 from sqlalchemy import func, select
 
 from service.models import SeatOfferRow
-from tests.service.test_admin_support import (SITE_PASSWORD, accept_offer, csrf_token, events,
+from tests.service.test_admin_support import (SITE_PASSWORD, accept_offer, actor_of, csrf_token,
+                                              events,
                                               links_in, login, mails, make_admin, move,
                                               offer_link, post_form, site_admin, svc, text_of,
                                               token_in)
@@ -169,7 +170,7 @@ def test_a_game_admin_who_does_not_play_may_offer_a_seat(app, client, admin_head
     assert answer["seq"] == 1 and answer["offer"]["email"] == "zoe@example.com"
     assert answer["offer"]["status"] == "pending" and answer["mailed"] == 2
     assert accept_offer(app, "zoe@example.com").status_code == 200
-    assert events(client, admin_headers, data["id"])[-1]["actor"] == "admin:host@example.org"
+    assert events(client, admin_headers, data["id"])[-1]["actor"] == actor_of(app, "host@example.org")
 
 
 def test_a_replacement_refuses_names_and_addresses_that_would_poison_mail(app, client, admin_headers, new_game):

@@ -9,7 +9,7 @@ from email import policy
 from sqlalchemy import select
 
 from service.admin.auth import create_admin
-from service.models import LocalMailRow, SeatRow
+from service.models import AdminRow, LocalMailRow, SeatRow
 
 SITE_EMAIL, SITE_PASSWORD = "root@example.org", "correct horse battery"
 GAME_EMAIL, GAME_PASSWORD = "host@example.org", "host password 123"
@@ -23,6 +23,13 @@ def make_admin(app, email_address=SITE_EMAIL, password=SITE_PASSWORD, games=()):
     with svc(app).db.unit_of_work() as session:
         create_admin(session, email_address, password, svc(app).clock(), site=not games,
                      games=tuple(games))
+
+
+def actor_of(app, email_address=SITE_EMAIL) -> str:
+    """How events name the admin with this address: by id, never by address."""
+    with svc(app).db.reading() as session:
+        admin_id = session.scalars(select(AdminRow.id).where(AdminRow.email == email_address)).one()
+    return f"admin:{admin_id}"
 
 
 def token_in(page: str) -> str:

@@ -13,7 +13,8 @@ from service import fairness, store
 from service.games import load
 from service.history import seed_of
 from service.models import GameRow, SeatRow
-from tests.service.test_admin_support import make_admin, login, move, post_form, site_admin, svc
+from tests.service.test_admin_support import (accept_offer, login, make_admin, move, post_form,
+                                              site_admin, svc)
 
 
 def stored_events(app, game_id):
@@ -344,3 +345,23 @@ def test_a_forged_record_with_a_consistent_chain_but_nonsense_events_fails_its_r
 
     for change in (rewind_to_nowhere, unknown_game):
         assert failed_checks(client, tampered(record, change, rehash=True)) == ["the replay"]
+
+
+def test_a_finished_games_record_names_no_address_of_a_player_or_an_admin(app, client, new_game):
+    """The record is public to the game's players and spectators: an admin is named by id
+    and a newcomer's address stays sealed with SeatReplaced, so no address reaches it."""
+    site_admin(app, client)
+    data, secrets = new_game(players=3)
+    offered = post_form(client, data["id"], "seats/1/replace", name="Zoe",
+                        email="zoe@example.com", seq="1")
+    assert offered.status_code == 303
+    assert accept_offer(app, "zoe@example.com").status_code == 200
+    assert post_form(client, data["id"], "pause", reason="tea").status_code == 303
+    assert post_form(client, data["id"], "abandon", reason="we stop").status_code == 303
+    record = client.get(f"/play/{secrets[0]}/record.json")
+    assert record.status_code == 200
+    kinds = [e["kind"] for e in record.get_json()["events"]]
+    assert {"SeatReplaced", "GamePaused", "GameAbandoned", "SeedRevealed"} <= set(kinds)
+    assert "@" not in record.get_data(as_text=True)
+    page = client.get(f"/admin/games/{data['id']}").get_data(as_text=True)
+    assert "zoe@example.com" in page  # the game's admins still read who took the seat
