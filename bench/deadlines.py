@@ -18,9 +18,9 @@ from datetime import datetime, timedelta, timezone
 import psycopg
 from sqlalchemy import select, text
 
-from service.db import Database
-from service.models import DeadlineRow
-from service.timekeeping import due_deadlines
+from service.store.db import Database
+from service.store.models import DeadlineRow
+from service.store.timekeeping import due_deadlines
 from tests.services_available import fresh_postgres_database
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)

@@ -1,6 +1,6 @@
 """Moves per second through gunicorn + PostgreSQL, against a baseline in the same run.
 
-Two gunicorn servers with the same settings on a throwaway PostgreSQL database: Chasqui (``service.wsgi:app``, Redis dispatch to a throwaway queue, as
+Two gunicorn servers with the same settings on a throwaway PostgreSQL database: Chasqui (``service.web.wsgi:app``, Redis dispatch to a throwaway queue, as
 deployed) and a bare Flask + SQLAlchemy app whose one POST inserts one row
 (``bench.bare_app``).  The same client threads (keep-alive HTTP) drive each for the same time;
 Chasqui's requests are real Incan Gold moves (``POST /api/play/<secret>``: authorise, load the
@@ -87,7 +87,7 @@ def procfile_options() -> list[str]:
     for word in rest:
         if word in ("--bind", "-b"):
             next(rest)
-        elif not word.startswith("-") and ":" in word:  # the app, e.g. service.wsgi:app
+        elif not word.startswith("-") and ":" in word:  # the app, e.g. service.web.wsgi:app
             continue
         else:
             options.append(word)
@@ -251,8 +251,8 @@ class InProcessClient:
 
 
 def in_process(seconds: float) -> None:
-    from service.app import create_app
-    from service.config import from_env
+    from service.web.app import create_app
+    from service.core.config import from_env
     from tests.services_available import fresh_postgres_database, redis_url
 
     url, drop = fresh_postgres_database()
@@ -304,7 +304,7 @@ def main() -> None:
         in_process(args.seconds)
         return
 
-    from service.db import Database
+    from service.store.db import Database
     from tests.services_available import fresh_postgres_database, redis_url
 
     url, drop = fresh_postgres_database()
@@ -332,7 +332,7 @@ def main() -> None:
             results[title.format(options=" ".join(options))] = rounds = []
             for round_ in range(args.rounds):
                 runs = [("bare Flask+SQLAlchemy insert", "bench.bare_app:app", bare_driver),
-                        ("Chasqui move", "service.wsgi:app", chasqui_driver)]
+                        ("Chasqui move", "service.web.wsgi:app", chasqui_driver)]
                 measured: dict[str, dict] = {}
                 for name, target, driver in runs[::-1] if round_ % 2 else runs:
                     server = Server(target, env, options)  # odd rounds run the move first:

@@ -90,8 +90,8 @@ def main() -> None:
     args = parser.parse_args()
 
     from bench.http import free_port
-    from service.app import create_app
-    from service.config import from_env
+    from service.web.app import create_app
+    from service.core.config import from_env
     from tests.services_available import fresh_postgres_database, redis_url
 
     url, drop = fresh_postgres_database()
@@ -156,9 +156,9 @@ def measure(svc, env: dict, sink: Accept, options: list[str], args, mail_first: 
     import redis as redis_lib
     from celery import Celery
 
-    from service.dispatch import CeleryDispatcher
-    from service.games import create_game
-    from service.models import OutboxRow
+    from service.mail.dispatch import CeleryDispatcher
+    from service.application.games import create_game
+    from service.store.models import OutboxRow
 
     queue = f"chasqui-bench-{secrets.token_hex(4)}"
     filling = f"{queue}-filling"  # queued in full here, then renamed to ``queue`` at once

@@ -2,7 +2,7 @@
 
 For each game a random game is recorded (legal moves chosen by a seeded RNG, 4 players) and
 replayed (a) through the engine (``engine.replay``: setup + ``apply_in_place`` per move) and
-(b) through the service's path (``service.history.rebuild`` over stored ``Event`` objects,
+(b) through the service's path (``service.store.history.rebuild`` over stored ``Event`` objects,
 which also resolves rollbacks).  The baseline, measured in the same run, is ``json.loads`` of
 the same events as they come out of the database (one JSON text per event).  A game whose
 engine is not importable yet is reported and skipped.  Target: <= 50 µs per event.
@@ -20,8 +20,8 @@ import traceback
 from datetime import datetime, timezone
 
 from engine import GAMES, canonical_json, replay
-from service.history import rebuild
-from service.store import GENESIS, Event
+from service.store.history import rebuild
+from service.store.events import GENESIS, Event
 
 TARGET_US = 50.0
 PLAYERS = {"machu_picchu": 4, "inca_empire": 4, "incan_gold": 4}

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta, timezone
 
 import psycopg
 
-from service.db import Database
+from service.store.db import Database
 from tests.services_available import fresh_postgres_database
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)

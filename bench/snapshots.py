@@ -40,9 +40,9 @@ from datetime import datetime, timezone
 
 from bench.replay import record
 from engine import GAMES
-from service import snapshots
-from service.db import Database
-from service.games import create_game, submit_move
+from service.store import snapshots
+from service.store.db import Database
+from service.application.games import create_game, submit_move
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
 WINDOW = 10

@@ -2,9 +2,9 @@
 from alembic import context
 from sqlalchemy import create_engine
 
-from service.config import from_env
-from service.db import Base
-import service.models  # noqa: F401  (registers the tables on Base.metadata)
+from service.core.config import from_env
+from service.store.db import Base
+import service.store.models  # noqa: F401  (registers the tables on Base.metadata)
 
 target_metadata = Base.metadata
 

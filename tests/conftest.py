@@ -7,8 +7,8 @@ from datetime import datetime, timezone
 import pytest
 from hypothesis import settings
 
-from service.app import create_app
-from service.config import from_env
+from service.web.app import create_app
+from service.core.config import from_env
 
 ADMIN_TOKEN = "test-admin-token"
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import select
 
-from service.models import EventRow
-from service.store import verify_chain, load as load_events
+from service.store.models import EventRow
+from service.store.events import verify_chain, load as load_events
 
 
 class ServedApp:

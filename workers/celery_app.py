@@ -8,8 +8,8 @@ import gc
 
 from celery import Celery, signals
 
-from service.app import create_app
-from service.config import from_env
+from service.web.app import create_app
+from service.core.config import from_env
 
 settings = from_env()
 flask_app = create_app(settings)
@@ -44,7 +44,7 @@ def settle_heap(**_) -> None:
     about a sixth of a mail's CPU in-process (issue 9).  ``gc.freeze()`` leaves those objects
     alone for good; objects made afterwards, by the tasks, are collected as before.  The
     mail templates and catalogs are loaded first so that they are part of the frozen heap."""
-    from service.mail import mail_templates
+    from service.mail.compose import mail_templates
 
     for env in (flask_app.jinja_env, mail_templates(flask_app)):  # the digest's, the turn mail's
         for name in env.list_templates(filter_func=lambda n: n.startswith(("mail/", "games/"))):
@@ -52,7 +52,7 @@ def settle_heap(**_) -> None:
     try:
         from flask_babel import force_locale, get_translations
 
-        from service.preferences import LANGUAGES
+        from service.store.preferences import LANGUAGES
         with flask_app.app_context():
             for language in LANGUAGES:
                 with force_locale(language):

@@ -2,10 +2,14 @@
 broker outage)."""
 from __future__ import annotations
 
-from service import deadlines, delivery, digest
-from service.accounts import mailer as account_mail
-from service.delivery import due_ids
-from service.dispatch import batches
+from service.application import deadlines
+
+from service.mail import delivery
+
+from service.mail import digest
+from service.mail import mailer as account_mail
+from service.mail.delivery import due_ids
+from service.mail.dispatch import batches
 from workers.celery_app import app, flask_app
 
 
@@ -23,7 +27,7 @@ def deliver(outbox_id: int) -> str:
 
 @app.task(name="chasqui.deliver_many")
 def deliver_many(outbox_ids: list[int]) -> str:
-    """The rows of one dispatch (service/dispatch.py), in one transaction (issue 9)."""
+    """The rows of one dispatch (service/mail/dispatch.py), in one transaction (issue 9)."""
     with flask_app.app_context():
         svc = _services()
         statuses = delivery.deliver_many(svc.db, svc.settings, outbox_ids, svc.clock(),

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from engine.core import without_label
-from service.app import create_app
-from service.games import load
+from service.web.app import create_app
+from service.application.games import load
 from tests.conftest import ADMIN_TOKEN, make_settings
 
 CHROMIUM = os.environ.get("CHASQUI_CHROMIUM", "/usr/bin/chromium")

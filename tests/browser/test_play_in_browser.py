@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from flask import render_template
 
-from service.presenter import seat_context
+from service.view.presenter import seat_context
 from tests.browser.conftest import WIDTHS, click_action, shoot
 
 pytestmark = pytest.mark.browser

@@ -13,8 +13,8 @@ import pytest
 
 from tests.services_available import truncate_all
 
-from service.app import create_app
-from service.config import from_env
+from service.web.app import create_app
+from service.core.config import from_env
 from tests.integration.smtp_sink import SmtpServer
 from tests.services_available import redis_url as reachable_redis
 

@@ -14,9 +14,13 @@ from urllib.parse import quote
 import pytest
 from sqlalchemy import select, text
 
-from service import deadlines, store, timekeeping
-from service.games import create_game
-from service.models import DeadlineRow, EventRow, OutboxRow
+from service.application import deadlines
+
+from service.store import events as store
+
+from service.store import timekeeping
+from service.application.games import create_game
+from service.store.models import DeadlineRow, EventRow, OutboxRow
 from tests.conftest import secret_from_url
 from tests.integration.conftest import ADMIN
 

@@ -1,4 +1,4 @@
-"""The move's statements on the driver's cursor (``service.driver_sql``, issue 9) behave as
+"""The move's statements on the driver's cursor (``service.store.driver_sql``, issue 9) behave as
 they did through SQLAlchemy's ``exec_driver_sql``: the same rows, SQLAlchemy's exceptions, a
 lost connection invalidated so the next command reconnects, and listeners that see them."""
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import event, exc, text
 
-from service import driver_sql
-from service.db import Database
+from service.store import driver_sql
+from service.store.db import Database
 from tests.integration.test_pool_idle_ping import backend_pid, terminate
 
 

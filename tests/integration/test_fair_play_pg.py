@@ -7,7 +7,11 @@ import json
 
 import pytest
 
-from service import fairness, move_writes, store
+from service.store import fairness
+
+from service.store import move_writes
+
+from service.store import events as store
 from tests.conftest import ADMIN_TOKEN, secret_from_url
 from tests.integration.test_move_one_read_one_write import app, clock  # noqa: F401  (fixtures)
 from tests.service.test_fair_play import play_to_the_end

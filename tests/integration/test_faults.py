@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from service.app import create_app
-from service.config import from_env
-from service.delivery import MAX_ATTEMPTS, backoff, deliver, due_ids
-from service.models import EventRow, OutboxRow
-from service.store import utc
+from service.web.app import create_app
+from service.core.config import from_env
+from service.mail.delivery import MAX_ATTEMPTS, backoff, deliver, due_ids
+from service.store.models import EventRow, OutboxRow
+from service.store.events import utc
 from tests.conftest import FrozenClock, secret_from_url
 from tests.integration.conftest import ADMIN, Worker
 from tests.integration.smtp_sink import free_port
@@ -96,7 +96,7 @@ def kill_mid_send(worker, sink, stalls_before: int = 0) -> str:
 
 def all_sent_once_each(app, sink, game_id=None) -> None:
     """Every outbox row is sent and at the sink; any repeat is byte-identical (the MIME
-    boundary included: service/mail.py derives it from the Message-ID)."""
+    boundary included: service/mail/compose.py derives it from the Message-ID)."""
     rows = outbox(app, game_id)
     assert rows and all(r.status == "sent" for r in rows), [(r.id, r.status) for r in rows]
     assert {r.message_id for r in rows} <= set(sink.raw_by_id)
@@ -376,7 +376,7 @@ def test_a_hung_broker_costs_the_dispatcher_one_short_timeout_not_one_per_mail(a
 
 def test_a_hung_broker_holds_a_request_for_at_most_one_short_timeout(app, env, own_redis):
     """The whole request, not just the dispatcher: the rate limiter's counters live in the same
-    Redis, so its storage needs short socket time-outs too (service/limits.py)."""
+    Redis, so its storage needs short socket time-outs too (service/web/limits.py)."""
     web = create_app(from_env({**env, "CHASQUI_REDIS_URL": own_redis.url}))
     client = web.test_client()
     try:

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
-from service.models import GameRow, LocalMailRow, OutboxRow, SeatRow
+from service.store.models import GameRow, LocalMailRow, OutboxRow, SeatRow
 from tests.integration.test_faults import capture_dispatch, create_game, event_count, services
 from tests.load import ServedApp
 

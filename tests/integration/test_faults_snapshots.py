@@ -1,4 +1,4 @@
-"""Issue 9, snapshots: a cache of replayed states (migration 0003, service/snapshots.py) that
+"""Issue 9, snapshots: a cache of replayed states (migration 0003, service/store/snapshots.py) that
 ``games.load`` starts from.  A snapshot must equal the full replay, must be ignored after a
 change of the engine's rules version, and must not be used past a rollback to before it."""
 from __future__ import annotations
@@ -11,9 +11,10 @@ import pytest
 from sqlalchemy import select
 
 from engine import canonical_json
-from service import snapshots, store
-from service.games import create_game, load, submit_move
-from service.history import rebuild
+from service.store import snapshots
+from service.store import events as store
+from service.application.games import create_game, load, submit_move
+from service.store.history import rebuild
 from tests.integration.test_faults import services
 
 pytestmark = pytest.mark.integration
@@ -179,7 +180,7 @@ def test_a_rewind_after_the_snapshot_still_starts_from_it_and_equals_the_replay(
 
 def test_a_stale_link_from_before_the_snapshot_is_judged_on_every_event(db, game_id):
     """is_fresh and the stale message reach back past the snapshot: the log reads the rest."""
-    from service.games import StaleMove, is_fresh
+    from service.application.games import StaleMove, is_fresh
     play_moves(db, game_id, 13, random.Random(2))
     with db.unit_of_work() as session:
         loaded = load(session, game_id)
@@ -248,7 +249,7 @@ def test_a_cached_snapshot_is_used_only_while_it_is_the_stored_one(db, game_id, 
 def reference_undo_label(db, game_id: str, seat: int) -> str | None:
     """The undo check as it was: every event read, the moves before the last one replayed."""
     from engine.core import replay
-    from service.history import INFO_EVENTS, effective_moves
+    from service.store.history import INFO_EVENTS, effective_moves
     events = store_events(db, game_id)
     game, state = rebuild(events)
     with db.reading() as session:
@@ -262,7 +263,7 @@ def reference_undo_label(db, game_id: str, seat: int) -> str | None:
     if any(e.kind not in INFO_EVENTS and (e.actor != me or e.kind not in ("MoveMade", "Undone"))
            for e in events[last.seq:]):
         return None
-    from service.history import seed_of
+    from service.store.history import seed_of
     start = events[0].payload
     before = replay(game, start["players"], seed_of(events[0]), start["options"],
                     [(e.payload["seat"], e.payload["action"]) for e in moves[:-1]])
@@ -274,7 +275,7 @@ def reference_undo_label(db, game_id: str, seat: int) -> str | None:
 def test_the_undo_check_agrees_with_the_full_replay_and_reads_only_the_tail(db, game_id):
     """After every move of a game (and some undos), for every seat: the play page's check
     gives what the full replay gives, and from a snapshot it reads no event before the tail."""
-    from service.admin.commands import undo_label, undo_move
+    from service.application.admin_commands import undo_label, undo_move
     chooser, checked, lean = random.Random(12), 0, 0
     while play_moves(db, game_id, 1, chooser):
         with db.reading() as session:
@@ -294,7 +295,7 @@ def test_the_undo_check_loads_the_state_before_a_move_that_a_snapshot_covers(db,
     """A snapshot taken right after the seat's move: the load applied no move, so the state
     before it is loaded (from an older snapshot) rather than the game replayed; tried on a
     move that may be taken back and on one that revealed something (a new epoch)."""
-    from service.admin.commands import undo_label
+    from service.application.admin_commands import undo_label
     chooser, seen = random.Random(1), set()
     for _ in range(300):
         if not play_moves(db, game_id, 1, chooser):

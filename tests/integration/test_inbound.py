@@ -1,5 +1,5 @@
 """Issue 7 on the real parts: PostgreSQL, Redis, a Celery worker, an SMTP server, and the
-inbound listener as the Procfile runs it (``python -m service.inbound.listener``).  Players
+inbound listener as the Procfile runs it (``python -m service.web.inbound_listener``).  Players
 answer their mails by replying with a code, sent with smtplib to the listener's port."""
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from email.utils import make_msgid
 import pytest
 from sqlalchemy import select
 
-from service import digest
-from service.models import InboundMailRow
-from service.preferences import set_preference
+from service.mail import digest
+from service.store.models import InboundMailRow
+from service.store.preferences import set_preference
 from tests.integration.conftest import ADMIN, ROOT
 from tests.integration.smtp_sink import free_port
 
@@ -28,7 +28,7 @@ def inbound(env, tmp_path):
     port = free_port()
     log = tmp_path / "inbound.log"
     process = subprocess.Popen(
-        [sys.executable, "-m", "service.inbound.listener", "--host", "127.0.0.1", "--port", str(port)],
+        [sys.executable, "-m", "service.web.inbound_listener", "--host", "127.0.0.1", "--port", str(port)],
         cwd=ROOT, env={**os.environ, **env, "PYTHONPATH": str(ROOT)},
         stdout=log.open("ab"), stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60

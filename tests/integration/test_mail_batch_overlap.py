@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.delivery import deliver_many
+from service.mail.delivery import deliver_many
 from tests.integration.test_faults import create_game, outbox
 
 pytestmark = pytest.mark.integration

@@ -10,13 +10,13 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from sqlalchemy import event, select
 
-from service import move_writes
-from service.app import create_app
-from service.config import from_env
-from service.db import execute_core
-from service.games import create_game
-from service.models import DeadlineRow, GameRow, OutboxRow, SeatClockRow, SeatRow
-from service.timekeeping import Clock
+from service.store import move_writes
+from service.web.app import create_app
+from service.core.config import from_env
+from service.store.db import execute_core
+from service.application.games import create_game
+from service.store.models import DeadlineRow, GameRow, OutboxRow, SeatClockRow, SeatRow
+from service.store.timekeeping import Clock
 from tests.services_available import truncate_all
 
 pytestmark = pytest.mark.integration

@@ -12,14 +12,22 @@ import pytest
 from psycopg.pq import TransactionStatus
 from sqlalchemy import event, select, text
 
-from service import move_reads, move_writes, snapshots, store, vacation
-from service.app import create_app
-from service.config import from_env
-from service.games import load
-from service.models import (DeadlineRow, EventRow, GameRow, MailPreferenceRow, OutboxRow,
+from service.store import move_reads
+
+from service.store import move_writes
+
+from service.store import snapshots
+
+from service.store import events as store
+
+from service.web import vacation
+from service.web.app import create_app
+from service.core.config import from_env
+from service.application.games import load
+from service.store.models import (DeadlineRow, EventRow, GameRow, MailPreferenceRow, OutboxRow,
                             SeatClockRow)
-from service.moves import _resolve, make_move
-from service.store import Conflict
+from service.application.moves import _resolve, make_move
+from service.store.events import Conflict
 from tests.conftest import ADMIN_TOKEN, FrozenClock, secret_from_url
 from tests.services_available import truncate_all
 
@@ -316,8 +324,7 @@ def test_a_move_opens_no_orm_session_and_a_rarer_need_still_gets_one(app, monkey
     """``StatementSession``: the move's two statements need no ORM ``Session``; whatever else
     asks for one (a query the ORM way, the events a page fetches after the move, on a closed
     command) gets a real one on the autocommit engine."""
-    from service import statement_session
-
+    from service.store import statement_session
     client = app.test_client()
     game_id, secrets = new_game(client)
     opened: list[int] = []

@@ -12,7 +12,7 @@ import time
 import pytest
 import redis
 
-from service.dispatch import DELIVER_MANY_TASK, CeleryDispatcher
+from service.mail.dispatch import DELIVER_MANY_TASK, CeleryDispatcher
 
 pytestmark = pytest.mark.integration
 

@@ -1,6 +1,6 @@
 """Issue 9: on PostgreSQL a command writes its projection rows (deadline cancel, seat clocks,
 new deadlines, notified seats, the game row, the outbox) in one statement
-(``service.move_writes``); SQLite writes them one statement at a time.  The same game played
+(``service.store.move_writes``); SQLite writes them one statement at a time.  The same game played
 on both must leave exactly the same rows: clocks, deadlines, seats, game row and mail."""
 from __future__ import annotations
 
@@ -9,11 +9,13 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from sqlalchemy import select
 
-from service import deadlines, vacation
-from service.app import create_app
-from service.config import from_env
-from service.games import create_game, load, submit_move
-from service.models import (DeadlineRow, GameRow, MailPreferenceRow, OutboxRow, SeatClockRow,
+from service.application import deadlines
+
+from service.web import vacation
+from service.web.app import create_app
+from service.core.config import from_env
+from service.application.games import create_game, load, submit_move
+from service.store.models import (DeadlineRow, GameRow, MailPreferenceRow, OutboxRow, SeatClockRow,
                             SeatRow)
 from tests.services_available import truncate_all
 

@@ -8,11 +8,11 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from sqlalchemy import select
 
-from service.app import create_app
-from service.config import from_env
-from service.games import submit_move
-from service.models import SeatClockRow
-from service.moves import _resolve
+from service.web.app import create_app
+from service.core.config import from_env
+from service.application.games import submit_move
+from service.store.models import SeatClockRow
+from service.application.moves import _resolve
 from tests.conftest import ADMIN_TOKEN, FrozenClock, secret_from_url
 from tests.services_available import truncate_all
 

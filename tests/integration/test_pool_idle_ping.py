@@ -7,8 +7,8 @@ import psycopg
 import pytest
 from sqlalchemy import text
 
-from service import db as db_module
-from service.db import Database
+from service.store import db as db_module
+from service.store.db import Database
 from tests.services_available import PG_HOST, PG_PORT
 
 

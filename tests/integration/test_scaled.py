@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from service.games import load
-from service.store import verify_chain
+from service.application.games import load
+from service.store.events import verify_chain
 from tests.conftest import secret_from_url
 from tests.integration.conftest import ADMIN, ROOT, Worker, stop_process
 from tests.integration.smtp_sink import free_port
@@ -43,7 +43,7 @@ class Gunicorn:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}",
              "--workers", "2", "--threads", "4", "--worker-class", "gthread",
-             "service.wsgi:app"],
+             "service.web.wsgi:app"],
             cwd=ROOT, env=self.env, stdout=self.log.open("ab"), stderr=subprocess.STDOUT)
 
         def healthy():

@@ -11,8 +11,8 @@ from email.utils import make_msgid
 import pytest
 from sqlalchemy import select
 
-from service.app import create_app
-from service.models import EventRow, InboundMailRow
+from service.web.app import create_app
+from service.store.models import EventRow, InboundMailRow
 from tests.conftest import make_settings
 from tests.integration.smtp_sink import SmtpServer, free_port
 
@@ -39,7 +39,7 @@ def app(tmp_path, clock, smtp):
 @pytest.fixture
 def listener(app):
     """The real inbound listener (aiosmtpd), on a free port, in this process."""
-    from service.inbound.listener import InboundController
+    from service.web.inbound_listener import InboundController
 
     port = free_port()
     controller = InboundController(app, "127.0.0.1", port)

@@ -5,7 +5,7 @@ and form; the admin JSON API answers 403; a logged-in admin of other games gets 
 from __future__ import annotations
 
 
-from service.app import create_app
+from service.web.app import create_app
 from tests.conftest import make_settings
 from tests.service.test_admin_support import (GAME_EMAIL, GAME_PASSWORD, SITE_EMAIL, actor_of,
                                               SITE_PASSWORD, csrf_token, events, login,
@@ -73,7 +73,7 @@ def test_login_with_a_wrong_password_is_refused(app, client):
 def test_passwords_are_stored_as_scrypt_hashes(app):
     from sqlalchemy import select
 
-    from service.models import AdminRow
+    from service.store.models import AdminRow
     make_admin(app)
     with svc(app).db.reading() as session:
         row = session.scalars(select(AdminRow)).one()

@@ -7,9 +7,9 @@ import json
 from flask import render_template
 from sqlalchemy import text
 
-from service.app import create_app
-from service.games import load
-from service.presenter import seat_context
+from service.web.app import create_app
+from service.application.games import load
+from service.view.presenter import seat_context
 from tests.conftest import make_settings
 from tests.service.test_admin_support import (csrf_token, events, move, post_form, site_admin,
                                               svc)
@@ -122,7 +122,7 @@ def test_dashboard_lists_and_filters_games(app, client, new_game):
 
 
 def test_game_page_shows_mail_delivery_per_seat(app, client, new_game):
-    from service.models import OutboxRow
+    from service.store.models import OutboxRow
     site_admin(app, client)
     data, _ = new_game(players=3)
     with svc(app).db.unit_of_work() as session:

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from sqlalchemy import func, select
 
-from service.models import SeatOfferRow
+from service.store.models import SeatOfferRow
 from tests.service.test_admin_support import (SITE_PASSWORD, accept_offer, actor_of, csrf_token,
                                               events,
                                               links_in, login, mails, make_admin, move,

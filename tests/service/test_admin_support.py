@@ -8,8 +8,8 @@ from email import policy
 
 from sqlalchemy import select
 
-from service.admin.auth import create_admin
-from service.models import AdminRow, LocalMailRow, SeatRow
+from service.application.admin_auth import create_admin
+from service.store.models import AdminRow, LocalMailRow, SeatRow
 
 SITE_EMAIL, SITE_PASSWORD = "root@example.org", "correct horse battery"
 GAME_EMAIL, GAME_PASSWORD = "host@example.org", "host password 123"

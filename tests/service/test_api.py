@@ -114,7 +114,7 @@ def test_forged_secret_is_403(client, new_game):
 
 
 def test_secret_signed_with_another_key_is_403(client, new_game):
-    from service.tokens import make_secret
+    from service.core.tokens import make_secret
     data, _ = new_game()
     assert client.get(f"/api/play/{make_secret('other-key', data['id'], 0, 'x')}").status_code == 403
 

@@ -9,13 +9,18 @@ from datetime import timedelta
 
 from sqlalchemy import select, update
 
-from service import deadlines, delivery, digest
-from service.accounts import mailer, signin
-from service.cli import tick_once
-from service.delivery import MAX_ATTEMPTS, backoff, deliver_many
-from service.models import (AccountMailRow, DeadlineRow, EventRow, GameRow, MailPreferenceRow,
+from service.application import deadlines
+
+from service.mail import delivery
+
+from service.mail import digest
+from service.mail import mailer
+from service.web import signin
+from service.web.cli import tick_once
+from service.mail.delivery import MAX_ATTEMPTS, backoff, deliver_many
+from service.store.models import (AccountMailRow, DeadlineRow, EventRow, GameRow, MailPreferenceRow,
                             OutboxRow, SeatRow)
-from service.store import utc
+from service.store.events import utc
 from tests.service.test_admin_support import site_admin, svc
 from tests.service.test_mail import mails
 from tests.service.test_mail_batch import queued, rows  # noqa: F401  (queued: a fixture)

@@ -11,9 +11,11 @@ import pytest
 from flask import render_template
 
 from engine.registry import get_game
-from service.boards import SEAT_COLOURS, inca_empire, machu_picchu
-from service.games import load
-from service.presenter import ActionLink, seat_context
+from service.view.boards import SEAT_COLOURS
+from service.view.boards import inca_empire
+from service.view.boards import machu_picchu
+from service.application.games import load
+from service.view.presenter import ActionLink, seat_context
 
 SVG = "{http://www.w3.org/2000/svg}"
 NAMES = ["Ana", "Ben", "Cleo", "Dan", "Eve"]

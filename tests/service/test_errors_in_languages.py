@@ -2,7 +2,7 @@
 admin command on a game in the wrong state ...) reach a Chinese or Japanese reader in their
 language, through the real pages, while the JSON API keeps the English text its clients read.
 
-They are raised with phrases (``service.refusals``, ``engine.IllegalAction``), never matched by
+They are raised with phrases (``service.core.refusals``, ``engine.IllegalAction``), never matched by
 their English text afterwards; the last test keeps it so for every raise in ``service/``."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from service.preferences import set_preference
+from service.store.preferences import set_preference
 from tests.service.test_admin_support import csrf_token, post_form, site_admin, token_in
 from tests.service.test_pages_i18n import visible
 
@@ -218,11 +218,11 @@ def test_the_check_sees_a_refusal_raised_with_english_text(tmp_path):
 
 def test_a_refusal_keeps_its_english_text_and_its_phrase_apart():
     from engine.text import phrase, term
-    from service.errors import told
-    from service.games import NotFound, StaleMove
-    from service.refusals import Refusal
-    from service.store import Conflict
-    from service.tokens import BadSecret
+    from service.web.errors import told
+    from service.application.games import NotFound, StaleMove
+    from service.core.refusals import Refusal
+    from service.store.events import Conflict
+    from service.core.tokens import BadSecret
 
     assert all(issubclass(kind, Refusal) for kind in (Conflict, StaleMove, NotFound, BadSecret))
     error = NotFound(phrase("no game {game}", game=repr("abc")))

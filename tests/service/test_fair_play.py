@@ -9,10 +9,11 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 
 from engine import get_game
-from service import fairness, store
-from service.games import load
-from service.history import seed_of
-from service.models import GameRow, SeatRow
+from service.store import fairness
+from service.store import events as store
+from service.application.games import load
+from service.store.history import seed_of
+from service.store.models import GameRow, SeatRow
 from tests.service.test_admin_support import (accept_offer, login, make_admin, move, post_form,
                                               site_admin, svc)
 
@@ -124,7 +125,7 @@ def test_a_game_recorded_before_fair_play_replays_verifies_and_goes_on(app, clie
     with svc(app).db.reading() as session:
         assert load(session, game_id).state == state
     with svc(app).db.unit_of_work() as session:  # a move made now: the new way
-        from service.games import submit_move
+        from service.application.games import submit_move
         submit_move(session, game_id, 1, stay, 2, "seat:1", now + timedelta(minutes=1), "x")
     events = stored_events(app, game_id)
     assert events[2].payload["schema_version"] == 2 and events[2].nonce
@@ -319,7 +320,7 @@ def test_a_site_admins_export_keeps_the_sealed_data_a_game_admin_cannot_fetch(
 def test_a_256_bit_seed_in_a_json_column_decodes_exactly_on_postgresql():
     """orjson, which decodes PostgreSQL's JSON columns, turns integers beyond 64 bits into
     floats: a snapshot's state would replay with another seed."""
-    from service.db import json_loads
+    from service.store.db import json_loads
 
     seed = 2 ** 255 + 12345
     for text in (json.dumps({"seed": seed}), json.dumps({"seed": seed}).encode()):

@@ -15,9 +15,9 @@ import re
 
 from engine import canonical_json
 from engine.core import without_label
-from service import store
-from service.games import load
-from service.history import seed_of
+from service.store import events as store
+from service.application.games import load
+from service.store.history import seed_of
 from tests.service.test_admin_support import login, make_admin, mails, move, svc
 
 HEX64 = re.compile(r"[0-9a-f]{64}")

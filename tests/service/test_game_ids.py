@@ -2,9 +2,7 @@
 would be read as an option (this made an audit test fail once in a while)."""
 from __future__ import annotations
 
-from service import tokens
-
-
+from service.core import tokens
 def test_a_game_id_never_starts_with_a_dash(monkeypatch):
     drawn = iter(["-b6szR0aIE36", "--xx", "b6szR0aIE36x"])
     monkeypatch.setattr(tokens.secrets, "token_urlsafe", lambda n: next(drawn))

@@ -14,7 +14,7 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
 from engine.text import phrase, render, term
-from service.i18n import DOMAINS, translate
+from service.view.i18n import DOMAINS, translate
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "translations"

@@ -9,10 +9,12 @@ from contextlib import contextmanager
 from sqlalchemy import event, func, select
 
 from engine import canonical_json
-from service import preferences, snapshots, store
-from service.games import load
-from service.history import rebuild
-from service.spectate import spectate_token
+from service.store import preferences
+from service.store import snapshots
+from service.store import events as store
+from service.application.games import load
+from service.store.history import rebuild
+from service.web.spectate import spectate_token
 from tests.service.test_admin_support import site_admin, svc
 
 WRITE = re.compile(r"^\s*(WITH\b.*\b)?(INSERT|UPDATE|DELETE|REPLACE)\b", re.IGNORECASE | re.DOTALL)

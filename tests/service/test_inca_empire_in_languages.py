@@ -18,9 +18,9 @@ from babel.messages.pofile import read_po
 from engine.games.inca_empire import GAME
 from engine.games.inca_empire.cards import CARDS, GOALS
 from engine.text import render
-from service.games import load
-from service.i18n import translate
-from service.preferences import set_preference
+from service.application.games import load
+from service.view.i18n import translate
+from service.store.preferences import set_preference
 from tests.service.mail_kit import (  # noqa: F401  (app, smtp: fixtures)
     app, events, newest, send, smtp, text_of, write_reply)
 
@@ -196,7 +196,7 @@ def test_chinese_and_japanese_players_read_mails_and_pages_in_their_language(app
 @pytest.mark.parametrize("seat, language", [(0, "zh_Hans"), (1, "ja")])
 def test_a_reply_naming_a_translated_label_makes_that_move(app, client, new_game, smtp, seat,
                                                            language):
-    from service.inbound.listener import InboundController
+    from service.web.inbound_listener import InboundController
     from tests.integration.smtp_sink import free_port
 
     data, secrets = new_game(game="inca_empire", players=3)

@@ -9,8 +9,8 @@ from datetime import timedelta
 import pytest
 
 from engine import IllegalAction
-from service import timekeeping
-from service.timekeeping import ClockSettings, clock_of, parse_clock, stored_clock
+from service.store import timekeeping
+from service.store.timekeeping import ClockSettings, clock_of, parse_clock, stored_clock
 from tests.service.test_input_support import csrf_of
 from tests.service.test_organisers_support import answer, create_game, sign_in
 
@@ -88,8 +88,7 @@ def test_a_game_recorded_with_huge_clock_numbers_keeps_its_page_moves_and_vacati
 
 def test_the_deadline_sweep_runs_over_a_game_recorded_with_a_huge_budget(app, new_game, clock,
                                                                         monkeypatch):
-    from service import deadlines
-
+    from service.application import deadlines
     context = recorded_anyway(monkeypatch, dataclasses.replace(ClockSettings(),
                                                                vacation_days=1_000_000_000))
     try:

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from sqlalchemy import select
 
-from service.models import InvitationRow, PendingGameRow
+from service.store.models import InvitationRow, PendingGameRow
 from tests.service.test_input_support import (ADMIN, CONTROLS, api_body, csrf_of, fresh_client,
                                               from_new_address, rows)
 from tests.service.test_organisers_support import (PLAYERS, answer, create_game, csrf,
@@ -168,7 +168,7 @@ def test_the_new_game_form_refuses_every_poison(app, organiser, field):
     response = from_new_address(organiser).post("/organise/new", data=new_game_form(
         csrf(organiser, "/organise/new"), **{name: value}))
     assert_refused_and_nothing_stored(app, before, response, field)
-    # a NUL is refused at the edge for every form (service.request_checks), any other
+    # a NUL is refused at the edge for every form (service.web.request_checks), any other
     # poison by the field's own rule, on the form itself
     expected = "NUL" if "\x00" in value else "Nothing was sent"
     assert expected in response.get_data(as_text=True)

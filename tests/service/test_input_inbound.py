@@ -3,9 +3,9 @@ dropped instead: none reaches a row, an event or a header; words over the table 
 refused by mail with the limit stated, never cut."""
 from __future__ import annotations
 
-from service.inbound.parse import parse
-from service.inbound.process import handle
-from service.validation import has_control
+from service.mail.inbound_parse import parse
+from service.application.inbound import handle
+from service.core.validation import has_control
 from tests.service.mail_kit import app, events, inbound_rows, newest, smtp, text_of, write_reply  # noqa: F401
 
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from service.app import create_app
+from service.web.app import create_app
 from tests.conftest import make_settings
 from tests.service.test_input_support import ADMIN, api_body, rows
 

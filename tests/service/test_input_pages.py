@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from service.models import InvitationRow
+from service.store.models import InvitationRow
 from tests.service.test_input_support import csrf_of, fresh_client, rows
 from tests.service.test_organisers_support import (answer, create_game, csrf, new_game_form,
                                                    sign_in, svc)
@@ -139,7 +139,7 @@ def test_talk_with_a_control_character_is_refused(app, client, new_game, text):
 
 
 def test_talk_of_exactly_the_limit_is_sent_whole(app, client, new_game):
-    from service.models import EventRow
+    from service.store.models import EventRow
 
     data, secrets = new_game(players=3)
     page = client.get(f"/play/{secrets[0]}").get_data(as_text=True)

@@ -11,8 +11,8 @@ from flask.json.provider import DefaultJSONProvider
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.db import json_loads
-from service.json_response import JSONResponses
+from service.store.db import json_loads
+from service.web.json_response import JSONResponses
 
 ASCII = st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=12)
 SCALARS = st.none() | st.booleans() | st.integers(-2**63, 2**63 - 1)

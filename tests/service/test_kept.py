@@ -1,8 +1,8 @@
-"""Issue 9: ``service.kept.Kept``, the bounded memo of the mail worker's pure results (the
+"""Issue 9: ``service.core.kept.Kept``, the bounded memo of the mail worker's pure results (the
 quoted-printable lines, the policy's folds of source headers)."""
 from __future__ import annotations
 
-from service.kept import Kept
+from service.core.kept import Kept
 
 
 def test_a_kept_result_is_made_once_and_the_dict_starts_again_past_its_bound():

@@ -11,8 +11,8 @@ import pytest
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
-from service.i18n import LANGUAGE_COOKIE, accepted_language
-from service.preferences import preference, set_preference
+from service.view.i18n import LANGUAGE_COOKIE, accepted_language
+from service.store.preferences import preference, set_preference
 
 
 def lang_of(response) -> str:

@@ -10,8 +10,8 @@ import pytest
 
 from engine import IllegalAction, get_game
 from engine.text import render
-from service.errors import said, told
-from service.preferences import set_preference
+from service.web.errors import said, told
+from service.store.preferences import set_preference
 from tests.service.test_pages_i18n import assert_translated, visible
 
 NOT_LEGAL = {"zh_Hans": "现在不是合法的行动", "ja": "今は合法なアクションではありません"}
@@ -67,8 +67,8 @@ def test_an_engine_refusal_keeps_its_english_text_and_carries_its_phrase():
 
 
 def test_a_service_refusal_with_values_is_raised_with_its_phrase():
-    from service.timekeeping import parse_clock
-    from service.zones import valid_zone
+    from service.store.timekeeping import parse_clock
+    from service.web.zones import valid_zone
 
     with pytest.raises(IllegalAction) as caught:
         parse_clock({"per_decision_hours": 0})
@@ -121,11 +121,11 @@ def test_the_admin_game_page_in_chinese_names_events_in_chinese(app, client, new
 
 
 def test_the_admin_log_phrases_say_in_english_what_the_audit_words_say(app, client, new_game):
-    """The page's phrases (service.admin.views.described) and the JSON's English words
-    (service.admin.audit.describe) are two writings of one log: they must agree."""
-    from service.admin.audit import audit
-    from service.admin.views import described
-    from service.games import load
+    """The page's phrases (service.web.admin_pages.described) and the JSON's English words
+    (service.view.audit.describe) are two writings of one log: they must agree."""
+    from service.view.audit import audit
+    from service.web.admin_pages import described
+    from service.application.games import load
     from tests.service.test_admin_support import post_form, site_admin
 
     data, secrets = new_game(players=3)

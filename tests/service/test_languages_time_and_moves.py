@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from service.preferences import set_preference
+from service.store.preferences import set_preference
 from tests.service.test_mail import mails
 from tests.service.test_play_pages import form_fields, unescape
 from tests.service.test_time import sweep

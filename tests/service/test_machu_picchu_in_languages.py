@@ -18,7 +18,7 @@ from engine import get_game
 from engine.core import without_label
 from engine.games.machu_picchu import data as mp_data
 from engine.text import render
-from service.preferences import set_preference
+from service.store.preferences import set_preference
 from tests.service.mail_kit import (app, events, listener, newest, send, smtp,  # noqa: F401
                                     text_of, write_reply)
 
@@ -117,7 +117,7 @@ def test_each_move_offered_has_its_own_words_in_each_language(language):
     the same once translated (the English labels never do)."""
     import random
 
-    from service.i18n import translate
+    from service.view.i18n import translate
 
     game = get_game("machu_picchu")
     for seed in range(5):

@@ -7,7 +7,7 @@ from email import policy
 
 from sqlalchemy import select
 
-from service.models import LocalMailRow, OutboxRow
+from service.store.models import LocalMailRow, OutboxRow
 
 
 def mails(app, to=None):
@@ -85,8 +85,8 @@ def test_delivery_is_idempotent(app, new_game):
 
 def test_a_rebuilt_message_is_byte_identical(app, new_game):
     """A retry after a crash must send the very same bytes (Message-ID and MIME boundary)."""
-    from service.games import load
-    from service.mail import build_message
+    from service.application.games import load
+    from service.mail.compose import build_message
     new_game(players=3)
     svc = app.extensions["chasqui"]
     with app.app_context(), svc.db.reading() as session:
@@ -101,7 +101,7 @@ def test_one_delivery_sends_the_due_rows_of_its_event_and_their_tasks_find_them_
     transaction; a row not due yet (in its backoff) is left to its own task."""
     from datetime import timedelta
 
-    from service.delivery import deliver
+    from service.mail.delivery import deliver
     svc = app.extensions["chasqui"]
     queued: list[int] = []
     svc.dispatch = queued.extend
@@ -124,14 +124,14 @@ def test_one_delivery_sends_the_due_rows_of_its_event_and_their_tasks_find_them_
 
 
 def test_the_memo_policy_writes_the_bytes_of_the_default_policy(app, client, new_game, monkeypatch):
-    """The header memo (service.mail.MemoPolicy) changes the speed, never the bytes."""
+    """The header memo (service.mail.compose.MemoPolicy) changes the speed, never the bytes."""
     from email import policy
     from email.generator import BytesGenerator
     import io
 
-    from service import mail as mail_module
-    from service.games import load
-    from service.preferences import set_preference
+    from service.mail import compose as mail_module
+    from service.application.games import load
+    from service.store.preferences import set_preference
     _, secrets = new_game(players=3)
     for seat in range(3):
         client.post(f"/api/play/{secrets[seat]}", json={"action": {"type": "stay"}, "seq": 1})
@@ -161,8 +161,8 @@ def test_the_memo_policy_writes_the_bytes_of_the_default_policy(app, client, new
 
 
 def test_languages_for_several_rows_agree_with_language_for_each(app, new_game):
-    from service import mailkit
-    from service.preferences import set_preference
+    from service.mail import kit as mailkit
+    from service.store.preferences import set_preference
     new_game(players=4)
     new_game(players=4)
     svc = app.extensions["chasqui"]

@@ -12,14 +12,14 @@ from email.generator import BytesGenerator
 import pytest
 from sqlalchemy import event, select
 
-from service import delivery
-from service.delivery import backoff, deliver, deliver_many, due_ids
-from service.dispatch import BATCH, DELIVER_MANY_TASK, CeleryDispatcher
-from service.games import load
-from service.mail import build_message
-from service.models import MailPreferenceRow, OutboxRow
-from service.store import utc
-from service.transport import PermanentFailure, TemporaryFailure
+from service.mail import delivery
+from service.mail.delivery import backoff, deliver, deliver_many, due_ids
+from service.mail.dispatch import BATCH, DELIVER_MANY_TASK, CeleryDispatcher
+from service.application.games import load
+from service.mail.compose import build_message
+from service.store.models import MailPreferenceRow, OutboxRow
+from service.store.events import utc
+from service.mail.transport import PermanentFailure, TemporaryFailure
 
 
 def svc(app):

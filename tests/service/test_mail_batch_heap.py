@@ -9,8 +9,10 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
-from service import mailkit, preferences
-from service.spectate import spectate_token
+from service.mail import kit as mailkit
+
+from service.store import preferences
+from service.web.spectate import spectate_token
 
 ROOT = Path(__file__).resolve().parents[2]
 

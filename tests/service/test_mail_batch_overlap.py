@@ -10,12 +10,12 @@ import time
 
 import pytest
 
-from service import delivery
-from service.delivery import backoff
-from service.games import load
-from service.mail import build_message
-from service.store import utc
-from service.transport import PermanentFailure, TemporaryFailure
+from service.mail import delivery
+from service.mail.delivery import backoff
+from service.application.games import load
+from service.mail.compose import build_message
+from service.store.events import utc
+from service.mail.transport import PermanentFailure, TemporaryFailure
 from tests.service.test_mail_batch import Relay, delivered, flattened, queued, rows, svc  # noqa: F401  (queued: a fixture)
 
 

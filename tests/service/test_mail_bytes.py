@@ -1,4 +1,4 @@
-"""service/mime.py makes a mail's MIME tree directly; the bytes must be those of the email
+"""service/mail/mime.py makes a mail's MIME tree directly; the bytes must be those of the email
 package's own way (``mime.reference_alternative``, what ``build_message`` did before), for
 every kind of mail, every game, every language, odd player names and long headers."""
 from __future__ import annotations
@@ -15,11 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from sqlalchemy import select
 
-from service import mime
-from service.games import load
-from service.mail import MAIL_POLICY, build_message
-from service.models import OutboxRow
-from service.preferences import set_preference
+from service.mail import mime
+from service.application.games import load
+from service.mail.compose import MAIL_POLICY, build_message
+from service.store.models import OutboxRow
+from service.store.preferences import set_preference
 from tests.conftest import ADMIN_TOKEN
 
 ODD_NAMES = ['Zoë "Z" O\'Neil, Jr.', "张伟", "山田 太郎", "=?utf-8?q?x?= Eve", "A" * 80,

@@ -10,10 +10,12 @@ import flask
 from hypothesis import given, settings, strategies as st
 from sqlalchemy import select
 
-from service import mail, mime
-from service.games import load
-from service.mail import MAIL_POLICY, build_message
-from service.models import OutboxRow
+from service.mail import compose as mail
+
+from service.mail import mime
+from service.application.games import load
+from service.mail.compose import MAIL_POLICY, build_message
+from service.store.models import OutboxRow
 from tests.service.test_mail_bytes import corpus, corpus_mails, written  # noqa: F401  (corpus: a fixture)
 
 

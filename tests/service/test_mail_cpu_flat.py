@@ -12,8 +12,10 @@ from email.generator import BytesGenerator
 from hypothesis import given, settings, strategies as st
 from jinja2 import Environment, pass_context, pass_environment, pass_eval_context
 
-from service import mime, transport
-from service.mail import MailContext, mail_templates
+from service.mail import mime
+
+from service.mail import transport
+from service.mail.compose import MailContext, mail_templates
 from tests.service.test_mail_bytes import corpus, corpus_mails  # noqa: F401  (corpus: a fixture)
 from tests.service.test_mail_cpu_wire import ADDRESS, TEXT, made
 

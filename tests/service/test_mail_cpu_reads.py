@@ -1,6 +1,6 @@
 """Issue 9, round 6, on PostgreSQL: a batch's lock statement also brings its games and seats
-and relaxes its commit (``service/mail_reads.py``), and the deadline, language and "sent"
-statements run as driver text (``service/mail_sql.py``).  The mails are those the ORM's own
+and relaxes its commit (``service/mail/reads.py``), and the deadline, language and "sent"
+statements run as driver text (``service/mail/sql.py``).  The mails are those the ORM's own
 reads make, byte for byte, and the statements read what their SQLAlchemy forms read."""
 from __future__ import annotations
 
@@ -9,12 +9,18 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import event, select, text, update
 
-from service import delivery, mail_reads, mail_sql, mailkit
-from service.app import create_app
-from service.games import load
-from service.mail import _DEADLINES, build_message
-from service.models import GameRow, OutboxRow, SeatRow
-from service.db import execute_core
+from service.mail import delivery
+
+from service.mail import reads as mail_reads
+
+from service.mail import sql as mail_sql
+
+from service.mail import kit as mailkit
+from service.web.app import create_app
+from service.application.games import load
+from service.mail.compose import _DEADLINES, build_message
+from service.store.models import GameRow, OutboxRow, SeatRow
+from service.store.db import execute_core
 from tests.conftest import make_settings
 from tests.service.test_mail_bytes import corpus  # noqa: F401  (a fixture)
 from tests.services_available import truncate_all
@@ -169,7 +175,7 @@ class Failing(Keeping):
     """A relay that bounces the first mail and is unwell at the third."""
 
     def send(self, message, _session=None, _now=None):
-        from service.transport import PermanentFailure, TemporaryFailure
+        from service.mail.transport import PermanentFailure, TemporaryFailure
 
         if not self.sent:
             self.sent["bounced"] = b""

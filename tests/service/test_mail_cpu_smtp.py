@@ -9,8 +9,7 @@ import smtplib
 
 from hypothesis import given, settings, strategies as st
 
-from service import transport
-
+from service.mail import transport
 # Bytes rich in what the quoting looks at: periods, line feeds, carriage returns.
 DATA = st.lists(st.one_of(st.sampled_from([b".", b"..", b"\n", b"\r\n", b"\r", b"\n.", b" ."]),
                           st.binary(max_size=8)), max_size=40).map(b"".join)

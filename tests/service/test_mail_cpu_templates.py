@@ -7,8 +7,8 @@ from __future__ import annotations
 from hypothesis import given, settings, strategies as st
 from jinja2 import Undefined
 
-from service import mailkit
-from service.mail import mail_templates
+from service.mail import kit as mailkit
+from service.mail.compose import mail_templates
 
 # Names that are dict attributes (found by getattr before any key), and names that are not.
 NAMES = st.sampled_from(["items", "keys", "get", "values", "copy", "pop", "update", "__len__",
@@ -74,7 +74,7 @@ def test_the_kept_callables_of_a_language_are_those_of_its_catalog_in_each_app(a
     """Issue 9, round 7: ``gettext_callables(language)`` keeps each language's callables per
     app; they must be those made under that language's locale, whatever was asked before and
     whichever locale is current, and another app keeps its own."""
-    from service.app import create_app
+    from service.web.app import create_app
 
     messages = ["Open your game page", "My games", "Final scores:", "not in any catalog"]
     for first in (("ja", "en", "zh_Hans"), ("zh_Hans", "ja", "en")):
@@ -115,14 +115,14 @@ def test_the_quick_escape_is_markupsafes(value):
     """Issue 9, round 7: the mail templates escape with ``mail.escape_quickly``."""
     from markupsafe import escape
 
-    from service.mail import escape_quickly
+    from service.mail.compose import escape_quickly
 
     ours, theirs = escape_quickly(value), escape(value)
     assert ours == theirs and type(ours) is type(theirs)
 
 
 def test_the_mail_environments_html_templates_escape_quickly_and_write_what_the_apps_write(app):
-    from service.mail import escape_quickly
+    from service.mail.compose import escape_quickly
 
     env = mail_templates(app)
     source = "{{ a }}|{{ b }}|{{ c }}|{{ d }}|{{ e | safe }}|{{ f }}"

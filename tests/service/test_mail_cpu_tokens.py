@@ -6,8 +6,9 @@ from __future__ import annotations
 from hypothesis import given, settings, strategies as st
 from itsdangerous import URLSafeSerializer
 
-from service import preferences, tokens
+from service.store import preferences
 
+from service.core import tokens
 KEYS = st.text(min_size=1, max_size=64)
 WORDS = st.one_of(st.text(max_size=40), st.text("ab", max_size=200),
                   st.sampled_from(["p0@example.com", "张伟@例子.公司", "x" * 300]))
@@ -51,8 +52,8 @@ def test_the_mail_links_tokens_are_itsdangerous_texts_and_read_back(secret_key, 
 @settings(max_examples=100, deadline=None)
 @given(secret_key=KEYS, game_id=WORDS)
 def test_a_mails_spectator_link_is_the_one_the_watch_page_signs_and_reads(secret_key, game_id):
-    from service import mailkit, spectate
-
+    from service.mail import kit as mailkit
+    from service.web import spectate
     token = mailkit._spectate_token(secret_key, game_id)
     assert token == URLSafeSerializer(secret_key, salt=spectate.SALT).dumps(game_id)
     assert spectate.read_spectate_token(secret_key, token) == game_id

@@ -9,8 +9,8 @@ from email.message import EmailMessage
 
 from hypothesis import given, settings, strategies as st
 
-from service import transport
-from service.mail import MAIL_POLICY
+from service.mail import transport
+from service.mail.compose import MAIL_POLICY
 from tests.service.test_mail_bytes import corpus, corpus_mails  # noqa: F401  (corpus: a fixture)
 
 

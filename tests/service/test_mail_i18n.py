@@ -10,10 +10,10 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
-from service.games import load
-from service.mail import build_message
-from service.models import OutboxRow
-from service.preferences import set_preference
+from service.application.games import load
+from service.mail.compose import build_message
+from service.store.models import OutboxRow
+from service.store.preferences import set_preference
 from tests.service.mail_kit import app, newest, smtp, text_of  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,7 +22,7 @@ LANGUAGES = ("zh_Hans", "ja")
 
 
 def extracted() -> set[str]:
-    """What the templates and service.i18n ask for now (the same mapping as babel.cfg)."""
+    """What the templates and service.view.i18n ask for now (the same mapping as babel.cfg)."""
     from babel.messages.frontend import parse_mapping_cfg
 
     with open(TRANSLATIONS / "babel.cfg") as handle:
@@ -106,7 +106,7 @@ def test_the_my_games_page_follows_the_language(app, client, new_game, smtp, lan
 
 
 def test_a_reply_may_name_the_action_in_the_players_language(app, new_game, smtp):
-    from service.inbound.listener import InboundController
+    from service.web.inbound_listener import InboundController
     from tests.integration.smtp_sink import free_port
     from tests.service.mail_kit import events, send, write_reply
 
@@ -142,11 +142,11 @@ def test_the_language_chosen_on_my_games_holds_for_pages_and_mail(app, client, n
 
 
 def test_every_mail_intro_is_in_the_catalogs():
-    """A new outbox kind's intro must be added to service.i18n.RUNTIME_TEXTS and translated
+    """A new outbox kind's intro must be added to service.view.i18n.RUNTIME_TEXTS and translated
     (see docs/mail.md), or its mail goes out in English to every player."""
-    from service.i18n import RUNTIME_TEXTS
-    from service.mail import KIND_INTRO
-    from service.mailkit import KIND_INTRO as MORE
+    from service.view.i18n import RUNTIME_TEXTS
+    from service.mail.compose import KIND_INTRO
+    from service.mail.kit import KIND_INTRO as MORE
 
     missing = [text for text in [*KIND_INTRO.values(), *MORE.values()] if text not in RUNTIME_TEXTS]
-    assert not missing, f"add to service.i18n.RUNTIME_TEXTS and translate: {missing}"
+    assert not missing, f"add to service.view.i18n.RUNTIME_TEXTS and translate: {missing}"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from service import digest
-from service.preferences import mode_of
+from service.mail import digest
+from service.store.preferences import mode_of
 from tests.service.mail_kit import app, newest, smtp, text_of  # noqa: F401
 
 
@@ -85,7 +85,7 @@ def test_one_digest_lists_many_waiting_games_once_a_day(app, client, clock, new_
     svc = app.extensions["chasqui"]
     games = [new_game(players=3, seed=s) for s in (1, 2, 3)]
     with svc.db.unit_of_work() as session:
-        from service.preferences import set_preference
+        from service.store.preferences import set_preference
         for data, _ in games:
             set_preference(session, data["id"], 0, clock(), mode="digest")
     everyone_stays(client, games[0][1])  # a new decision: p0 is on digest, so no turn mail
@@ -123,9 +123,8 @@ def test_unsubscribed_players_get_no_digest_and_no_turn_mail(app, client, clock,
 def test_a_player_who_unsubscribed_gets_no_reminder_and_a_digest_player_does(app, client, clock, new_game, smtp):
     """Unsubscribing (RFC 8058) turns a seat's mail off: the reminders too, whatever the clock
     says; a digest player, mailed once a day, still gets them (a missed deadline is a timeout)."""
-    from service import deadlines
-
-    from service.preferences import set_preference
+    from service.application import deadlines
+    from service.store.preferences import set_preference
 
     svc = app.extensions["chasqui"]
     data, _ = new_game(players=3)

@@ -161,7 +161,7 @@ def test_the_listener_refuses_other_recipients(listener):
 
 
 def test_mailto_unsubscribe_turns_the_seat_off(app, new_game, smtp, listener):
-    from service.preferences import mode_of
+    from service.store.preferences import mode_of
 
     data, _ = new_game(players=3)
     send(listener, write_reply(newest(smtp, "p0@example.com"), "", subject="unsubscribe"))
@@ -181,7 +181,7 @@ def test_the_webhook_takes_a_mail_larger_than_a_form(app, client, new_game, smtp
 def test_the_listener_speaks_lmtp_too(app, new_game, smtp):
     import smtplib
 
-    from service.inbound.listener import InboundController
+    from service.web.inbound_listener import InboundController
     from tests.integration.smtp_sink import free_port
 
     data, _ = new_game(players=3)

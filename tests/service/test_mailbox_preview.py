@@ -8,9 +8,9 @@ import re
 
 from sqlalchemy import select
 
-from service.limits import SECURITY_HEADERS
-from service.mailbox import OPEN_LINKS_OUTSIDE, preview
-from service.models import LocalMailRow
+from service.web.limits import SECURITY_HEADERS
+from service.web.mailbox import OPEN_LINKS_OUTSIDE, preview
+from service.store.models import LocalMailRow
 
 
 def test_the_preview_opens_links_outside_before_any_base_of_the_mail():

@@ -10,7 +10,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import create_engine, text
 
-from service.db import ROOT
+from service.store.db import ROOT
 from tests.services_available import fresh_postgres_database
 
 START = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)

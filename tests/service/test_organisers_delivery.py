@@ -7,8 +7,10 @@ from types import SimpleNamespace
 
 from sqlalchemy import select
 
-from service.accounts import mailer, signin
-from service.models import AccountMailRow
+from service.mail import mailer
+
+from service.web import signin
+from service.store.models import AccountMailRow
 from tests.service.test_organisers_support import mails, svc
 
 

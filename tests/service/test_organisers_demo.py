@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from service.models import GameRow, InvitationRow, OutboxRow, PendingGameRow
+from service.store.models import GameRow, InvitationRow, OutboxRow, PendingGameRow
 from tests.service.test_organisers_support import mails, svc
 
 

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from sqlalchemy import func, select
 
-from service.models import (AccountRow, EventRow, GameAdminRow, GameRow, InvitationRow,
+from service.store.models import (AccountRow, EventRow, GameAdminRow, GameRow, InvitationRow,
                             OutboxRow, PendingGameRow, SeatRow)
 from tests.service.test_organisers_support import (ORGANISER, PLAYERS, answer, create_game,
                                                    csrf, link_in, mails, new_game_form, sign_in,
@@ -193,8 +193,7 @@ def test_an_admin_api_game_is_unchanged_and_starts_at_once(app, client, new_game
 
 
 def test_the_games_language_becomes_every_seats_mail_language(app, client):
-    from service import preferences
-
+    from service.store import preferences
     sign_in(client, app)
     pending_id = create_game(client, language="ja")
     for _, address in PLAYERS:

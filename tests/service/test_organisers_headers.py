@@ -63,7 +63,7 @@ def test_a_security_header_a_view_set_itself_is_replaced_not_doubled(tmp_path, c
     (any case) still ends with the policy's one value, as ``Headers.update`` left it."""
     from flask import Response
 
-    from service.limits import SECURITY_HEADERS, security_headers
+    from service.web.limits import SECURITY_HEADERS, security_headers
 
     app = make_app(tmp_path, clock)
     with app.test_request_context("/"):

@@ -5,7 +5,7 @@ from datetime import timedelta
 
 from sqlalchemy import func, select
 
-from service.models import InvitationRow, PendingGameRow, SignInTokenRow
+from service.store.models import InvitationRow, PendingGameRow, SignInTokenRow
 from tests.service.test_organisers_support import (PLAYERS, csrf, make_app, mails, new_game_form,
                                                    sign_in, svc)
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from service.models import GameRow, PendingGameRow, SeatRow
+from service.store.models import GameRow, PendingGameRow, SeatRow
 from tests.service.test_organisers_support import (PLAYERS, answer, csrf, mails, new_game_form,
                                                    sign_in, svc)
 

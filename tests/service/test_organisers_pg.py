@@ -7,8 +7,8 @@ import threading
 
 from sqlalchemy import select
 
-from service.app import create_app
-from service.models import GameRow, OutboxRow, PendingGameRow
+from service.web.app import create_app
+from service.store.models import GameRow, OutboxRow, PendingGameRow
 from tests.conftest import make_settings
 from tests.service.test_organisers_support import answer, create_game, sign_in, svc
 

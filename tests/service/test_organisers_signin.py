@@ -5,8 +5,8 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from service.accounts import mailer
-from service.models import AccountMailRow, AccountRow, SignInTokenRow
+from service.mail import mailer
+from service.store.models import AccountMailRow, AccountRow, SignInTokenRow
 from tests.service.test_organisers_support import ORGANISER, csrf, link_in, mails, sign_in, svc
 
 

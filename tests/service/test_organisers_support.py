@@ -8,8 +8,8 @@ from email import policy
 
 from sqlalchemy import select
 
-from service.app import create_app
-from service.models import LocalMailRow
+from service.web.app import create_app
+from service.store.models import LocalMailRow
 from tests.conftest import make_settings
 
 ORGANISER = "olga@example.org"

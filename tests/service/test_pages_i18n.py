@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from service.preferences import set_preference
+from service.store.preferences import set_preference
 from tests.service.mail_kit import app, newest, smtp, text_of  # noqa: F401
 from tests.service.test_mail_i18n import extracted
 
@@ -56,11 +56,11 @@ def catalog(language: str):
 
 
 def english_texts() -> list[str]:
-    """The templates' own texts.  The runtime texts (service.i18n, service.page_texts) are left
+    """The templates' own texts.  The runtime texts (service.view.i18n, service.view.page_texts) are left
     out: the engines' English labels and card texts use some of the same words ("Extra
     Workforce", "Place your Prince on …"); KEY_PHRASES and KEY_CELLS check those."""
-    from service.i18n import RUNTIME_TEXTS
-    from service.page_texts import PAGE_TEXTS
+    from service.view.i18n import RUNTIME_TEXTS
+    from service.view.page_texts import PAGE_TEXTS
 
     runtime = set(RUNTIME_TEXTS) | set(PAGE_TEXTS)
     return sorted((m for m in extracted() if len(m) >= 12 and "%(" not in m and m not in runtime),

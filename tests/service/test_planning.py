@@ -91,7 +91,7 @@ def test_standing_orders_are_set_from_the_page_and_recorded_as_a_move(client, ad
 
 
 def test_a_player_chooses_a_time_zone_for_their_deadlines(app, client, new_game):
-    from service.zones import local_time, zone_name
+    from service.web.zones import local_time, zone_name
     data, secrets = new_game(players=3)
     page = client.get(f"/play/{secrets[0]}").get_data(as_text=True)
     token = form_fields(page)["csrf_token"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 
-from service.app import create_app
+from service.web.app import create_app
 from tests.conftest import make_settings
 
 

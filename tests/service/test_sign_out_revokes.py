@@ -3,7 +3,7 @@
 admin API -- and a new password ends every session of an admin account."""
 from __future__ import annotations
 
-from service.accounts import admin_link
+from service.application import admin_link
 from tests.service.test_admin_support import (GAME_EMAIL, GAME_PASSWORD, csrf_token, login,
                                               make_admin)
 from tests.service.test_organisers_support import ORGANISER, csrf, sign_in, svc

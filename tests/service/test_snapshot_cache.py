@@ -1,10 +1,10 @@
-"""The process cache of decoded snapshots (service/snapshots.py, ``StateCache``) and
+"""The process cache of decoded snapshots (service/store/snapshots.py, ``StateCache``) and
 ``snapshots.apply``: the pieces of issue 9's load that need no database."""
 from __future__ import annotations
 
 from engine import get_game
-from service import snapshots
-from service.store import GENESIS, Event
+from service.store import snapshots
+from service.store.events import GENESIS, Event
 
 
 def test_every_hit_is_a_new_tree_equal_to_what_was_put():

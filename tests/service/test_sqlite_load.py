@@ -9,9 +9,9 @@ from datetime import datetime, timezone
 import pytest
 from sqlalchemy import func, select
 
-from service import db as db_module
-from service.models import GameRow
-from service.refusals import Conflict
+from service.store import db as db_module
+from service.store.models import GameRow
+from service.core.refusals import Conflict
 from tests.conftest import ADMIN_TOKEN, secret_from_url
 from tests.load import (ServedApp, assert_no_fault, busy_evening, identical_posts,
                         one_event_per_decision,

@@ -10,9 +10,9 @@ from sqlalchemy import text
 
 from tests.services_available import truncate_all
 
-from service import store
-from service.db import Database
-from service.models import GameRow
+from service.store import events as store
+from service.store.db import Database
+from service.store.models import GameRow
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
 

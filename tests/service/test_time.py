@@ -8,9 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sqlalchemy import select
 
-from service import deadlines
-from service.app import create_app
-from service.models import DeadlineRow, SeatClockRow
+from service.application import deadlines
+from service.web.app import create_app
+from service.store.models import DeadlineRow, SeatClockRow
 from tests.conftest import make_settings
 from tests.service.test_mail import mails
 from tests.service.test_store import DriverError
@@ -96,8 +96,8 @@ def test_a_reminder_that_waited_is_not_sent_after_the_player_moved(app, client, 
     """The sweep queued the reminders; the mail went out later (a broker outage, a relay's 4xx
     and its backoff), and seat 0 moved in between: its reminder, which would say the move is
     still open, is withdrawn, while the others' still go."""
-    from service import delivery
-    from service.models import OutboxRow
+    from service.mail import delivery
+    from service.store.models import OutboxRow
 
     data, secrets = new_game(players=3)
     svc = app.extensions["chasqui"]
@@ -372,7 +372,7 @@ def test_moving_ends_ones_own_vacation(app, client, clock, new_game):
 def test_weekend_pause_skips_saturday_and_sunday():
     """Clock time stops over the weekend when the game asks for it."""
     from datetime import datetime, timezone
-    from service.timekeeping import add_clock_time, clock_time_between
+    from service.store.timekeeping import add_clock_time, clock_time_between
     friday_noon = datetime(2026, 12, 4, 12, 0, tzinfo=timezone.utc)
     assert add_clock_time(friday_noon, 48 * HOUR, True) == datetime(2026, 12, 8, 12, 0, tzinfo=timezone.utc)
     assert add_clock_time(friday_noon, 48 * HOUR, False) == datetime(2026, 12, 6, 12, 0, tzinfo=timezone.utc)
@@ -409,9 +409,9 @@ def test_the_real_clock_under_time_machine_fires_reminders_once(tmp_path):
 def test_the_pause_policy_mails_the_games_admin(app, client, clock, admin_headers):
     """Issue 5: ``pause`` — the game waits and the admin is mailed."""
     from email import message_from_string, policy
-    from service.accounts.mailer import due_ids as account_due, deliver as deliver_account
-    from service.admin.auth import create_admin, grant_game
-    from service.models import LocalMailRow
+    from service.mail.mailer import due_ids as account_due, deliver as deliver_account
+    from service.application.admin_auth import create_admin, grant_game
+    from service.store.models import LocalMailRow
     body = {"game": "incan_gold", "seed": 1,
             "clock": {"timeout_policy": "pause", "per_decision_hours": 24, "vacation_days": 0},
             "players": [{"name": f"P{i}", "email": f"p{i}@example.com"} for i in range(3)]}
@@ -441,7 +441,7 @@ def test_a_games_clock_options_are_read_alike_whether_or_not_they_were_seen_befo
     for every set, whatever came before it (``True`` and ``1`` are not the same option).  A
     recorded set the rules refuse is read within them (``stored_clock``), never as a set seen
     before that looks alike."""
-    from service.timekeeping import ClockSettings, clock_of, parse_clock
+    from service.store.timekeeping import ClockSettings, clock_of, parse_clock
 
     pausing = {"clock": {"weekend_pause": True, "reminder_hours": [24, 2.5]}}
     assert clock_of(pausing) == clock_of(pausing) == parse_clock(pausing["clock"])
@@ -458,7 +458,7 @@ def test_a_games_clock_options_are_read_alike_whether_or_not_they_were_seen_befo
 def test_every_alarm_of_a_decision_tells_its_timeout(marks, opened_hours_before, fired_hours_later):
     """A decision's one row moves from alarm to alarm; whichever it holds (cancelled there or
     not), the mail's deadline read from it is the decision's timeout."""
-    from service.timekeeping import next_alarm, timeout_of
+    from service.store.timekeeping import next_alarm, timeout_of
 
     due = datetime(2026, 12, 4, 12, 0, tzinfo=timezone.utc)
     now = due - timedelta(hours=opened_hours_before)

@@ -15,7 +15,7 @@ class IncaEmpire(GameBase):
     min_players = 2
     max_players = 5
     # "2": log lines are phrases (engine.text), no longer English strings; snapshots of
-    # version 1 states are not reused (service.snapshots keys on this).
+    # version 1 states are not reused (service.store.snapshots keys on this).
     rules_version = "2"
 
     def setup(self, players: list[str], seed: int, options: dict) -> dict:

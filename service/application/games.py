@@ -1,0 +1,515 @@
+"""Commands on games: the only place that calls the engine to change anything.
+
+Each command runs inside one unit of work (a transaction handed in by the caller): it loads
+the events, replays them, validates through the engine, appends the new event and writes the
+outbox rows for the mail that event makes owed.  The caller commits, then dispatches."""
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy import bindparam, select
+from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
+
+from engine import Game, IllegalAction, find_legal, get_game
+from engine.core import without_label
+from engine.text import Phrase, phrase, term
+from service.store import fairness
+from service.store import move_writes
+from service.store import preferences
+from service.store import snapshots
+from service.store import events as store
+from service.store import timekeeping
+from service.store.db import in_unit_of_work
+from service.store.history import INFO_EVENTS, REVEAL_EVENT, created
+from service.store.models import GameRow, MailPreferenceRow, OutboxRow, SeatRow
+from service.core.refusals import Refusal
+from service.store.events import Event, EventLog
+from service.core.tokens import new_game_id
+
+
+class NotFound(Refusal, LookupError):
+    """No such game (or seat)."""
+
+
+class StaleMove(store.Conflict):
+    """The player saw an older state than the current one."""
+
+
+@dataclass
+class Loaded:
+    """A game as a command sees it: rows, the replayed state, and its events.
+
+    ``events`` is an ``EventLog``: indexed by seq - 1 like a list, but a load that starts from
+    a snapshot has read only ``first`` (GameCreated) and the events from the snapshot on; older
+    ones are read on demand (audit, export, status pages).  The hot paths use ``first``,
+    ``head`` and ``since(seq)``, which read nothing more unless they reach before the tail."""
+    row: GameRow
+    seats: list[SeatRow]
+    events: EventLog
+    game: Game
+    state: dict
+    # (seq, epoch): the engine's epoch just before the last move this load applied (see
+    # ``snapshots.apply``), so undo needs no second replay; None when it applied none.
+    before_last: tuple[int, object] | None = None
+    # PostgreSQL, a player's move: the rows this command writes, the events included, sent in
+    # one statement by ``_queue_mail`` (``move_writes``); None: each event is inserted at once.
+    pending: "move_writes.Writes | None" = None
+
+    def __post_init__(self):
+        if not isinstance(self.events, EventLog):
+            self.events = EventLog(list(self.events))
+
+    @property
+    def first(self) -> Event:
+        """GameCreated: the game's name, players, seed, options, clock and mail settings."""
+        return self.events.first
+
+    @property
+    def head(self) -> Event:
+        return self.events.head
+
+    @property
+    def seq(self) -> int:
+        return self.events.head.seq
+
+    @property
+    def head_hash(self) -> str:
+        return self.events.head.hash
+
+    def since(self, seq: int) -> list[Event]:
+        """The events after ``seq``."""
+        return self.events.since(seq)
+
+
+@dataclass
+class Outcome:
+    """What a command did: the new head, which outbox rows to dispatch after commit, and the
+    game as the command left it (so an answer needs no second replay)."""
+    seq: int
+    outbox_ids: list[int] = field(default_factory=list)
+    loaded: "Loaded | None" = None
+    seat: int | None = None
+
+
+def load(session: Session, game_id: str, upto: int | None = None,
+         seats: list[SeatRow] | None = None, read=None, writes=None) -> Loaded:
+    """The game at its head (or at ``upto``), replayed from the newest usable snapshot.
+
+    With a snapshot at seq S only GameCreated and events S.. are read (one query); the state
+    is the snapshot plus the moves after it.  Without one, or when a rewind after S goes back
+    before it, every event is read and replayed.  A command's load at the head (in a unit of
+    work, or a move's ``writes``) stores a snapshot when ``snapshots.EVERY`` events have passed
+    since the one it started from; a read's never writes (``_snapshot_owed``).
+    ``seats``: the game's seat rows in seat order, when the caller has just read them;
+    ``read``: a ``move_reads.MoveRead`` of this game at its head, which has read everything a
+    load reads (its game and seats are plain records, not ORM objects); ``writes``: the
+    command's ``move_writes.Writes``, which then carries a snapshot owed (``snapshots.save``)."""
+    if read is not None and upto is None:
+        return _load_read(session, game_id, read, writes)
+    row = session.get(GameRow, game_id) if isinstance(game_id, str) else None
+    if row is None:
+        raise NotFound(phrase("no game {game}", game=repr(game_id)))
+    if seats is None:
+        seats = list(session.scalars(
+            select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)))
+    write = _snapshot_owed(session, upto, writes)
+    try:
+        game = get_game(row.game)
+    except Exception:  # noqa: BLE001  unknown here: the full replay below raises as before
+        events = store.load(session, game_id, upto)
+        game, state, before = snapshots.rebuild(session, game_id, events, write=write)
+        return Loaded(row, seats, EventLog(events), game, state, before)
+    read, base, state = snapshots.events_from_newest(session, game_id, game.rules_version, upto)
+    return _replayed(session, game_id, upto, row, seats, game, read, base, state, writes)
+
+
+def _load_read(session: Session, game_id: str, read, writes) -> Loaded:
+    game = get_game(read.game.game)  # move_reads checked the name against the engines
+    return _replayed(session, game_id, None, read.game, read.seats, game, read.events,
+                     read.base, read.state, writes)
+
+
+def _replayed(session: Session, game_id: str, upto: int | None, row, seats, game: Game,
+              read: list[Event], base: int | None, state: dict | None, writes=None) -> Loaded:
+    """``load``'s replay of what ``events_from_newest`` read."""
+    write = _snapshot_owed(session, upto, writes)
+    if base is None or base <= 1:  # no snapshot (or one at seq 1): every event was read
+        events = read
+        game, state, before = snapshots.rebuild(session, game_id, events, write=write,
+                                                use=base is not None, writes=writes)
+        return Loaded(row, seats, EventLog(events), game, state, before)
+    first, tail = read[0], read[1:]
+    moves = (snapshots.moves_since(tail[1:], base)
+             if first.seq == 1 and tail and tail[0].seq == base
+             and created([first])["game"] == game.name else None)
+    if moves is None:  # a rewind to before the snapshot (or a mismatch): replay in full
+        events = store.load(session, game_id, upto)
+        game, state, before = snapshots.rebuild(session, game_id, events, write=write,
+                                                writes=writes)
+        return Loaded(row, seats, EventLog(events), game, state, before)
+    events = EventLog(tail, first, _fetcher(session, game_id))
+    before = snapshots.apply(game, state, moves)
+    if write and events.head.seq - base >= snapshots.EVERY:
+        snapshots.save(session, game_id, events.head.seq, game.rules_version, state, writes)
+    return Loaded(row, seats, events, game, state, before)
+
+
+def _snapshot_owed(session: Session, upto: int | None, writes) -> bool:
+    """Whether this load may store a snapshot: only at the head, and only for a command (its
+    one write statement's ``writes``, or a unit of work), in the transaction that commits
+    the command.  A page or an API GET only reads: on SQLite a write there took the one
+    write lock from the moves, and a GET answered "database is locked"."""
+    return upto is None and (writes is not None or in_unit_of_work(session))
+
+
+def _fetcher(session: Session, game_id: str):
+    """Reads events a snapshot-started load skipped, when something asks for them (an audit,
+    an export, a status page), also after the caller's session was closed."""
+    def fetch(first: int, last: int) -> list[Event]:
+        was_open = session.in_transaction()
+        try:
+            return store.load_range(session, game_id, first, last)
+        finally:
+            if not was_open:
+                session.close()  # a read after the unit of work: end the transaction it began
+    return fetch
+
+
+def create_game(session: Session, name: str, players: list[dict], seed: int | None,
+                options: dict | None, actor: str, now: datetime, domain: str,
+                clock: dict | None = None) -> tuple[str, Outcome]:
+    """Validate with the engine, then record GameCreated and mail every seat its start.
+
+    ``seed``: None for a fresh one of 256 secret bits (``fairness.new_seed``); a site admin
+    may give one (tests, the admin API).  Either way GameCreated publishes only a commitment
+    to it; the seed itself is sealed with the event until the game ends."""
+    game = get_game(name)
+    clock_settings = timekeeping.parse_clock(clock)
+    options = options or {}
+    if not isinstance(options, dict):
+        raise IllegalAction(phrase("options must be a JSON object"))
+    options, mail_options = _split_mail_options(options)  # issue 7: the service's, not the engine's
+    seed = fairness.new_seed() if seed is None else seed
+    if not fairness.is_seed(seed):
+        raise IllegalAction(phrase("seed must be a whole number from 0 to 2**256 - 1"))
+    names = [p["name"] for p in players]
+    state = game.setup(names, seed, options)  # raises IllegalAction on a bad count or option
+    game_id = new_game_id()
+    session.add(GameRow(id=game_id, game=name, status="active", created_at=now,
+                        updated_at=now, head_seq=1))
+    seats = [SeatRow(game_id=game_id, seat=i, name=p["name"], email=p["email"],
+                     nonce=secrets.token_urlsafe(12)) for i, p in enumerate(players)]
+    session.add_all(seats)
+    session.flush()
+    public, sealed = fairness.commit(seed)
+    event = store.append(session, game_id, 1, store.GENESIS, "GameCreated", {
+        "game": name, "rules_version": game.rules_version, **public,
+        "players": names, "options": options, "clock": clock_settings.to_json(),
+        **({"mail": mail_options} if mail_options is not None else {}),
+    }, actor, now, sealed=sealed)
+    loaded = Loaded(session.get(GameRow, game_id), seats, [event], game, state)
+    return game_id, Outcome(1, _queue_mail(session, loaded, None, now, domain, start=True))
+
+
+def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, actor: str,
+                now: datetime, domain: str, seats: list[SeatRow] | None = None,
+                clocks: dict | None = None, modes: dict[int, str] | None = None,
+                read=None) -> Outcome:
+    """A player's move: refused unless it is fresh (seq seen == head) and legal.
+    ``seats``: the game's seat rows, when the caller has just read them (``load``); ``clocks``
+    (``timekeeping.read_clocks``) and ``modes`` (seat -> turn-mail mode): read in the same
+    query as the seats, so ``_queue_mail`` needs no query of its own; ``read``: the same and
+    the events, read in one statement (``move_reads``; ``load``).
+
+    The seats, clocks and modes are read before the events.  They are projections that every
+    command updates in the transaction of its event, together with ``games.head_seq``; so if
+    the game row read with them says the head the events say, they are what that head left.
+    If not (a command committed in between), the seats and the game row are read again and
+    the clocks and modes are read after the append, as without them."""
+    writes = move_writes.Writes(game_id) if move_writes.supported(session) else None
+    loaded = load(session, game_id, seats=seats, read=read, writes=writes)
+    if read is None and seats is not None and loaded.row.head_seq != loaded.seq:
+        session.execute(_REREAD, {"game_id": game_id}).all()  # refreshes loaded.seats and .row
+        clocks = modes = None
+    if not isinstance(seq_seen, int) or isinstance(seq_seen, bool):
+        raise IllegalAction(phrase("seq must be an integer: the seq of the state you saw"))
+    game, state = loaded.game, loaded.state
+    if not is_fresh(loaded, seat, seq_seen):
+        raise StaleMove(_stale_message(loaded, seat, action, seq_seen))
+    if loaded.row.status != "active":
+        raise IllegalAction(phrase("the game is {status}; no moves are taken",
+                                    status=term(loaded.row.status)))
+    if seat not in game.to_act(state):
+        raise IllegalAction(phrase("it is not your turn to act"))
+    chosen = game.find_legal_action(state, seat, action)
+    loaded.pending = writes
+    record_move(session, loaded, "MoveMade", seat, chosen, actor, now, seq_seen=seq_seen)
+    play_bots(session, loaded, now)
+    outbox_ids = _queue_mail(session, loaded, seat, now, domain, clocks=clocks, modes=modes)
+    return Outcome(loaded.seq, outbox_ids, loaded, seat)  # the head after a reveal, if any
+
+
+_REREAD = (select(SeatRow, GameRow).join(GameRow, GameRow.id == SeatRow.game_id)
+           .where(SeatRow.game_id == bindparam("game_id"))
+           .execution_options(populate_existing=True))
+
+
+BOT_ACTOR = "bot"
+MAX_BOT_MOVES = 10_000  # per command: a guard against a game that never stops asking a bot
+
+
+def play_bots(session: Session, loaded: Loaded, now: datetime) -> None:
+    """Seats handed to a bot (``SeatRow.bot``, set by an admin's SeatBotted) act at once
+    whenever they must: each bot move is a MoveMade with actor "bot", chosen by the engine's
+    ``bot_action``.  Called after every command that can change whose turn it is."""
+    game, state = loaded.game, loaded.state
+    for _ in range(MAX_BOT_MOVES):
+        if loaded.row.status != "active" or game.outcome(state) is not None:
+            return
+        bots = [s for s in game.to_act(state) if loaded.seats[s].bot]
+        if not bots:
+            return
+        seat = bots[0]
+        chosen = listed_or_first(game.legal_actions(state, seat), game.bot_action(state, seat))
+        if chosen is None:
+            return
+        record_move(session, loaded, "MoveMade", seat, chosen, BOT_ACTOR, now, seq_seen=loaded.seq)
+
+
+def record_move(session: Session, loaded: Loaded, kind: str, seat: int, chosen: dict,
+                actor: str, now: datetime, **extra) -> Event:
+    """The one way any move (a player's, a bot's, a timeout's) enters the log: apply the
+    listed legal action to the working copy, then append it with its label for the audit.
+
+    The English label is what the audit shows; the engine's phrase (``say``, when it gives one)
+    lets a page or mail name the move in its reader's language later ("take back …", "the game
+    played … for them") without replaying to the state the action was listed in."""
+    action = without_label(chosen)
+    loaded.game.apply_in_place(loaded.state, seat, action)
+    payload = {"seat": seat, "action": action, "label": chosen.get("label", ""), **extra}
+    if "_say" in chosen:
+        payload["say"] = chosen["_say"]
+    return _append_event(session, loaded, loaded.pending, kind, payload, actor, now)
+
+
+def _append_event(session: Session, loaded: Loaded, writes, kind: str, payload: dict,
+                  actor: str, now: datetime) -> Event:
+    """The next event of the loaded game: inserted at once, or, with ``writes`` (PostgreSQL,
+    ``move_writes.Writes``), with the command's other rows in its one statement."""
+    if writes is None:
+        event = store.append(session, loaded.row.id, loaded.seq + 1, loaded.head_hash, kind,
+                             payload, actor, now)
+    else:
+        event, values = store.new_event(loaded.row.id, loaded.seq + 1, loaded.head_hash, kind,
+                                        payload, actor, now)
+        writes.events.append(values)
+    loaded.events.append(event)
+    return event
+
+
+def _reveal_if_over(session: Session, loaded: Loaded, writes, status: str,
+                    now: datetime) -> None:
+    """When the game has just ended (finished or abandoned), its sealed seed and salt are
+    published as ``SeedRevealed``, in the same transaction as the event that ended it, so
+    anyone holding the finished game's record can check the commitment GameCreated made and
+    replay every move (``service.store.fairness``).  A game from before fair play has nothing
+    sealed; a game revealed already is not revealed twice."""
+    if status not in fairness.ENDED:
+        return
+    payload = fairness.reveal_payload(loaded.first)
+    if payload is None or fairness.revealed(loaded.events):
+        return
+    _append_event(session, loaded, writes, REVEAL_EVENT, payload, fairness.REVEALER, now)
+
+
+def listed_or_first(legal: list[dict], proposed: dict) -> dict | None:
+    """The listed action equal to an engine's suggestion (bot, default), else the first
+    legal one: a suggestion the engine itself got wrong must never stall a game."""
+    try:
+        return find_legal(legal, proposed)
+    except IllegalAction:
+        return legal[0] if legal else None
+
+
+def is_fresh(loaded: Loaded, seat: int, seq_seen: int) -> bool:
+    """Did this seat decide on what is still true?
+
+    The head seq is always fresh.  An older seq is still fresh while the seat is answering the
+    same decision it was asked at or before that seq, and since then only *other* seats made
+    moves (their secret choices in a simultaneous decision).  So a mail's links survive the
+    others choosing first, while a double click, a stale tab after one's own move, a rollback
+    or a new decision is refused."""
+    if seq_seen == loaded.seq:
+        return True
+    seat_row = loaded.seats[seat]
+    if not (0 < seq_seen < loaded.seq) or seat_row.decision_seq is None:
+        return False
+    if seat_row.decision_seq > seq_seen or seat not in loaded.game.to_act(loaded.state):
+        return False
+    if seat_row.notified_key != loaded.game.decision_key(loaded.state, seat):
+        return False
+    later = loaded.since(seq_seen)
+    return all(e.kind in INFO_EVENTS or (e.kind == "MoveMade" and e.payload.get("seat") != seat)
+               for e in later)
+
+
+def _stale_message(loaded: Loaded, seat: int, action, seq_seen) -> Phrase:
+    for event in loaded.since(max(seq_seen, 0)):
+        if (event.kind == "MoveMade" and event.payload.get("seat") == seat
+                and event.payload.get("seq_seen") == seq_seen and isinstance(action, dict)
+                and event.payload.get("action") == without_label(action)):
+            return phrase("this move was already recorded (double submit); nothing more was done")
+    return phrase("the game moved on: you saw seq {seen}, it is now at seq {now}; "
+                  "reload to see the current state", seen=seq_seen, now=loaded.seq)
+
+
+def _queue_mail(session: Session, loaded: Loaded, actor_seat: int | None, now: datetime,
+                domain: str, start: bool = False, clocks: dict | None = None,
+                modes: dict[int, str] | None = None) -> list[int]:
+    """Outbox rows for what this event made owed, and the status projection.
+
+    A seat is mailed when it must act on a decision it has not been mailed about yet (the
+    engine's ``decision_key``), so sub-steps of one's own turn and other seats' secret choices
+    in a simultaneous decision make no extra mail.  The end of a game is mailed to all, and
+    reveals the game's seed (``_reveal_if_over``).
+
+    This runs on every event, so it writes with Core statements, not through the ORM's unit
+    of work (which cost more than the rest of a move): one UPDATE of the game row, one
+    (batched) UPDATE of the seats newly notified, one INSERT … RETURNING of the outbox rows,
+    and the clocks' (``timekeeping.update_clocks``).  On PostgreSQL all of these are one
+    statement (``move_writes``).  A caller's pending ORM changes are
+    flushed first; the game and seat objects take the new values as their loaded state.
+    ``clocks``/``modes``: the game's clocks and turn-mail modes when the caller has read them
+    (``submit_move``)."""
+    session.flush()
+    game, state, row = loaded.game, loaded.state, loaded.row
+    writes, loaded.pending = loaded.pending, None
+    if writes is None and move_writes.supported(session):
+        writes = move_writes.Writes(row.id)
+    result = game.outcome(state)
+    status = row.status
+    outbox: list[dict] = []
+    notified: list[tuple[SeatRow, str]] = []
+    if result is not None:
+        status = "finished"
+        outbox = [_outbox_values(loaded, s, "game_over", now, domain) for s in loaded.seats]
+    else:
+        to_act = set(game.to_act(state))
+        wants_turn_mail = _turn_mail_preferences(session, loaded, modes)
+        for seat_row in loaded.seats:
+            owed = seat_row.seat in to_act
+            key = game.decision_key(state, seat_row.seat) if owed else None
+            if owed and seat_row.notified_key != key:
+                notified.append((seat_row, key))
+                if start or wants_turn_mail(seat_row):
+                    outbox.append(_outbox_values(loaded, seat_row, "start" if start else "turn",
+                                                 now, domain))
+            elif start:
+                outbox.append(_outbox_values(loaded, seat_row, "start", now, domain))
+    # The mail above is of the event that ended the game (its seq); the reveal follows it.
+    _reveal_if_over(session, loaded, writes, status, now)
+    seq = loaded.seq
+    decisions = {} if result is not None else {
+        s: game.decision_key(state, s) for s in game.to_act(state)}
+    timekeeping.update_clocks(session, row.id, timekeeping.clock_of(loaded.first.payload),
+                              decisions, now, finished=result is not None or status != "active",
+                              mover=actor_seat, clocks=clocks, writes=writes)
+    if writes is not None:  # PostgreSQL: everything above and below in one statement
+        writes.notified = [(seat_row, key, seq) for seat_row, key in notified]
+        writes.game = (row, status, seq, now)
+        writes.outbox = outbox
+        return writes.execute(session)
+    if notified:
+        session.execute(_NOTIFY_SEAT, [{"key_game": row.id, "key_seat": seat_row.seat,
+                                        "notified_key": key, "decision_seq": seq}
+                                       for seat_row, key in notified])
+        for seat_row, key in notified:
+            set_committed_value(seat_row, "notified_key", key)
+            set_committed_value(seat_row, "decision_seq", seq)
+    session.execute(_GAME_HEAD, {"key_id": row.id, "status": status, "head_seq": seq,
+                                 "updated_at": now})
+    set_committed_value(row, "status", status)
+    set_committed_value(row, "head_seq", seq)
+    set_committed_value(row, "updated_at", now)
+    if not outbox:
+        return []
+    return list(session.execute(_INSERT_OUTBOX, outbox).scalars())
+
+
+_SEATS, _GAMES, _OUTBOX = SeatRow.__table__, GameRow.__table__, OutboxRow.__table__
+_NOTIFY_SEAT = _SEATS.update().where(_SEATS.c.game_id == bindparam("key_game"),
+                                     _SEATS.c.seat == bindparam("key_seat"))
+_GAME_HEAD = _GAMES.update().where(_GAMES.c.id == bindparam("key_id"))
+_INSERT_OUTBOX = _OUTBOX.insert().returning(_OUTBOX.c.id, sort_by_parameter_order=True)
+
+
+def _outbox(loaded: Loaded, seat_row: SeatRow, kind: str, now: datetime, domain: str) -> OutboxRow:
+    return OutboxRow(**_outbox_values(loaded, seat_row, kind, now, domain))
+
+
+def _outbox_values(loaded: Loaded, seat_row: SeatRow, kind: str, now: datetime,
+                   domain: str) -> dict:
+    return dict(
+        game_id=loaded.row.id, seat=seat_row.seat, kind=kind, seq=loaded.seq,
+        to_addr=seat_row.email, status="pending", attempts=0, next_attempt_at=now,
+        created_at=now, message_id=message_id(loaded.row.id, loaded.seq, seat_row.seat, kind, domain))
+
+
+def message_id(game_id: str, seq: int, seat: int | None, kind: str, domain: str) -> str:
+    """Stable per (game, seq, seat, kind): a retried delivery repeats the same Message-ID."""
+    return f"<{game_id}.{seq}.{seat}.{kind}@{domain}>"
+
+
+def thread_root(game_id: str, seat: int, domain: str) -> str:
+    """Every seat's first mail of a game is its start mail; all later mail replies to it."""
+    return message_id(game_id, 1, seat, "start", domain)
+
+
+# --- Issue 7: mail options and preferences ------------------------------------------------------
+
+MAIL_OPTIONS = {"accept_any_sender": False}
+
+
+def _split_mail_options(options: dict) -> tuple[dict, dict | None]:
+    """``options["mail"]`` belongs to the service (who may answer by mail), not to the engine,
+    which refuses unknown options: it is taken out and recorded as ``GameCreated.mail``."""
+    if "mail" not in options:
+        return options, None
+    options = dict(options)
+    mail = options.pop("mail")
+    if not isinstance(mail, dict) or set(mail) - set(MAIL_OPTIONS):
+        raise IllegalAction(phrase("options.mail must be an object with only: {known}",
+                                   known=list(MAIL_OPTIONS)))
+    if any(not isinstance(v, bool) for v in mail.values()):
+        raise IllegalAction(phrase("options.mail values must be true or false"))
+    return options, {**MAIL_OPTIONS, **mail}
+
+
+_MODES = select(MailPreferenceRow.__table__.c.seat, MailPreferenceRow.__table__.c.mode).where(
+    MailPreferenceRow.__table__.c.game_id == bindparam("game_id"))
+
+
+def _turn_mail_preferences(session: Session, loaded: Loaded, modes: dict[int, str] | None = None):
+    """``_wants_turn_mail`` for many seats of one game: the game's preference rows are read
+    once (one query, on the first seat asked about) instead of one ``get`` per seat, or not at
+    all when the caller already has them (``modes``: seat -> mode)."""
+    rows = modes
+
+    def wants(seat_row: SeatRow) -> bool:
+        nonlocal rows
+        if rows is None:
+            rows = {seat: mode for seat, mode in
+                    session.execute(_MODES, {"game_id": loaded.row.id})}
+        mode = rows.get(seat_row.seat)
+        # as preferences.wants_turn_mail: no row (or an unknown mode) means every turn
+        return (mode if mode in preferences.MODES else "every") == "every"
+    return wants
+
+
+def _wants_turn_mail(session: Session, loaded: Loaded, seat_row: SeatRow) -> bool:
+    """Seats whose mail preference is "digest" or "off" get no turn mail (the decision is
+    still recorded as notified, so links and freshness work the same)."""
+    return preferences.wants_turn_mail(session, loaded.row.id, seat_row.seat)

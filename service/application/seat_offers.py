@@ -1,0 +1,175 @@
+"""Offers of a running game's seat to a new person: replacing a player by invitation.
+
+Why an offer and not a replacement at once: the seat's mail carries its private view (hidden
+hands, tents) and its links.  Sent to an address the moment an admin types it, that view
+reaches whoever the admin names -- their own second address included -- and the player in the
+seat learns nothing.  So an admin's replacement only makes an offer: the newcomer is mailed a
+signed, single-use, expiring link whose page shows the game and one button (a GET never
+accepts: mail scanners follow links), and the player in the seat is told.  The game changes
+only when the newcomer accepts (``commands.accept_seat_offer``): then ``SeatReplaced`` is
+recorded, the seat's links and view are mailed to the newcomer, and the replaced player is
+told that their links no longer work.  Until then the old player keeps the seat.
+
+The link is the itsdangerous-signed pair (offer id, nonce), like sign-in links and
+invitations: the database alone cannot forge one.  Accepting is a conditional ``UPDATE …
+WHERE status = 'pending'`` (of two clicks one wins); expiry is computed against the service
+clock, so nothing has to run when an offer expires.  A newer offer for the same seat, or the
+seat changing hands, withdraws the older offers."""
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from engine import GAMES
+from engine.text import phrase
+from service.core import row_links
+from service.view.notices import actor_name
+from service.view.i18n import N_
+from service.store.models import GameRow, SeatOfferRow, SeatRow
+from service.core.refusals import Refusal
+from service.store.events import utc
+
+LIFETIME = timedelta(days=7)
+SALT = "chasqui-seat-offer-v1"
+# Mail of no game (``accounts.mailer``): the invitation to the newcomer, and the two plain
+# notices to the player in the seat (when the seat is offered, when it is taken).
+INVITE, OFFERED, TAKEN = "seat_invite", "seat_offered", "seat_taken"
+MAIL_KINDS = (INVITE, OFFERED, TAKEN)
+
+
+class OfferRefused(Refusal):
+    """An offer link that cannot be used (or no longer can); ``status`` is the HTTP answer."""
+
+    def __init__(self, status: int, message):
+        super().__init__(message)
+        self.status = status
+
+
+def same_address(a: str, b: str) -> bool:
+    return a.strip().casefold() == b.strip().casefold()
+
+
+def seat_holding(seats: list[SeatRow], address: str, besides: int) -> SeatRow | None:
+    """The seat other than ``besides`` that ``address`` holds, if any: no one may take a second
+    seat of a game (they would see two private views)."""
+    return next((s for s in seats if s.seat != besides and same_address(s.email, address)), None)
+
+
+# --- the link ---------------------------------------------------------------------------------
+
+def opening(name: str) -> str:
+    """A name that opens a sentence ("an admin" → "An admin"): the offer's texts begin with
+    who made it, and players are not shown an admin's address."""
+    return name[:1].upper() + name[1:]
+
+
+def link_token(secret_key: str, offer: SeatOfferRow) -> str:
+    return row_links.make(secret_key, SALT, offer)
+
+
+def read_link(session: Session, secret_key: str, token: str) -> SeatOfferRow:
+    """The offer a link names; forged, mistyped or unknown → 403."""
+    pair = row_links.signed_pair(secret_key, SALT, token)
+    if pair is None:
+        raise OfferRefused(403, N_("This link is not valid (forged or mistyped)."))
+    offer = row_links.row_of(session, SeatOfferRow, pair)
+    if offer is None:
+        raise OfferRefused(403, N_("This link is not valid."))
+    return offer
+
+
+def state_of(offer: SeatOfferRow, now: datetime) -> str:
+    """pending, accepted, declined, withdrawn -- or expired (pending and past its time)."""
+    if offer.status == "pending" and utc(offer.expires_at) <= now:
+        return "expired"
+    return offer.status
+
+
+def usable(offer: SeatOfferRow, now: datetime) -> None:
+    """Refuses (410) an offer that can no longer be answered, saying why."""
+    state = state_of(offer, now)
+    if state == "expired":
+        raise OfferRefused(410, phrase("This offer expired (offers last {days} days); ask the "
+                                       "game's admin for a new one.", days=LIFETIME.days))
+    if state != "pending":
+        raise OfferRefused(410, {"accepted": N_("This offer was accepted already."),
+                                 "declined": N_("This offer was declined."),
+                                 "withdrawn": N_("This offer was withdrawn: the seat was offered "
+                                                 "again or changed hands.")}.get(
+                                     state, N_("This offer can no longer be answered.")))
+
+
+def answer(session: Session, offer: SeatOfferRow, status: str, now: datetime) -> None:
+    """Mark a pending offer answered; of two answers at once only one changes the row, and the
+    other is refused as already answered (410)."""
+    done = session.execute(update(SeatOfferRow).where(
+        SeatOfferRow.id == offer.id, SeatOfferRow.status == "pending")
+        .values(status=status, responded_at=now))
+    if done.rowcount != 1:
+        raise OfferRefused(410, N_("This offer was answered already."))
+    offer.status, offer.responded_at = status, now
+
+
+# --- making and ending offers ----------------------------------------------------------------
+
+def offer(session: Session, seat_row: SeatRow, name: str, email: str, offered_by: str,
+          now: datetime) -> SeatOfferRow:
+    """A new pending offer of ``seat_row``'s seat; older pending offers of the seat end."""
+    withdraw(session, seat_row.game_id, seat_row.seat, now)
+    row = SeatOfferRow(game_id=seat_row.game_id, seat=seat_row.seat, name=name, email=email,
+                       previous_name=seat_row.name, previous_email=seat_row.email,
+                       offered_by=offered_by, nonce=secrets.token_urlsafe(16), status="pending",
+                       created_at=now, expires_at=now + LIFETIME)
+    session.add(row)
+    session.flush()
+    return row
+
+
+def withdraw(session: Session, game_id: str, seat: int, now: datetime,
+             keep: int | None = None) -> None:
+    """End every pending offer of the seat (but ``keep``): a newer offer, or the seat was
+    taken.  Their links answer 410 from now on; an invitation not yet sent is not sent."""
+    query = update(SeatOfferRow).where(SeatOfferRow.game_id == game_id,
+                                       SeatOfferRow.seat == seat,
+                                       SeatOfferRow.status == "pending")
+    if keep is not None:
+        query = query.where(SeatOfferRow.id != keep)
+    session.execute(query.values(status="withdrawn", responded_at=now))
+
+
+def open_offers(session: Session, game_id: str, now: datetime) -> dict[int, SeatOfferRow]:
+    """Per seat, its pending, unexpired offer (for the admin's game page)."""
+    rows = session.scalars(select(SeatOfferRow).where(
+        SeatOfferRow.game_id == game_id, SeatOfferRow.status == "pending")
+        .order_by(SeatOfferRow.id))
+    return {row.seat: row for row in rows if state_of(row, now) == "pending"}
+
+
+# --- what the mails say ----------------------------------------------------------------------
+
+def mail_parts(session: Session, settings, kind: str, offer_id: int) -> dict | None:
+    """Subject, template, recipient's name and the template's context of a seat-offer mail;
+    None when the invitation's offer ended before its mail went out (it is not sent).  The
+    notices carry no private view: the game, the seat, who offered it, to whom."""
+    offer = session.get(SeatOfferRow, offer_id)
+    if offer is None or (kind == INVITE and offer.status != "pending"):
+        return None
+    game = session.get(GameRow, offer.game_id)
+    title = GAMES[game.game].title if game.game in GAMES else game.game
+    players = [s.name for s in session.scalars(select(SeatRow).where(
+        SeatRow.game_id == offer.game_id).order_by(SeatRow.seat))]
+    by = actor_name(offer.offered_by, players)
+    context = {"offer": offer, "game_id": offer.game_id, "title": title, "players": players,
+               "by": opening(by), "by_inline": by, "kind": kind,
+               "expires": utc(offer.expires_at).strftime("%a %d %b %Y %H:%M UTC")}
+    if kind == INVITE:
+        context["link"] = f"{settings.base_url}/seat-offer/{link_token(settings.secret_key, offer)}"
+        return {"subject": f"[Chasqui] {context['by']} offers you a seat in {title}",
+                "template": "seat_invite", "name": offer.name, "context": context}
+    subject = (f"[Chasqui] Your seat in {title} was offered to {offer.name}" if kind == OFFERED
+               else f"[Chasqui] {offer.name} took over your seat in {title}")
+    return {"subject": subject, "template": "seat_notice", "name": offer.previous_name,
+            "context": context}

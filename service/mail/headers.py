@@ -1,0 +1,52 @@
+"""Header values made from stored rows: one line each, and exactly one recipient.
+
+Input is validated where it enters (``service.core.validation``), but rows written before that
+existed may hold a name with a line break or a NUL, or an address that is two.  A name is
+only shown, so it is made one line (its control characters become spaces) and the mail goes
+out.  An address decides who receives the mail, so one that is not exactly one address is
+never repaired by guessing: the mail is refused (``Unmailable``) and its outbox row says so
+(``delivery.fault``), while every other row goes on."""
+from __future__ import annotations
+
+import re
+
+from engine.text import phrase
+from service.core.refusals import Refusal
+from service.core.validation import BIDI_CONTROLS, LINE_BREAKS
+
+_CONTROLS = "\x00-\x1f\x7f-\x9f" + "".join(sorted(BIDI_CONTROLS | LINE_BREAKS))
+_CONTROL = re.compile(f"[{_CONTROLS}]")
+# A second address, a display-name form or a header break in what must be one addr-spec.
+_NOT_ONE_ADDRESS = re.compile(f"[{_CONTROLS}\\s,;<>\"]")
+
+
+class Unmailable(Refusal, ValueError):
+    """A stored value no mail can carry.  Its text names no game content, so the admins'
+    mail status may show it as it is (``last_error`` keeps its English)."""
+
+
+def one_line(text: str) -> str:
+    """``text`` with every control character (CR, LF, NUL, C1, bidi overrides) as a space."""
+    return _CONTROL.sub(" ", text) if _CONTROL.search(text) else text
+
+
+def one_address(address: str) -> str:
+    """``address`` when it is one addr-spec; else ``Unmailable``."""
+    if address.count("@") != 1 or _NOT_ONE_ADDRESS.search(address):
+        raise Unmailable(phrase("the stored address is not exactly one mail address (a control "
+                                "character, a space or a list); correct the seat's address"))
+    return address
+
+
+# RFC 5322 specials: a display name with any of them is a quoted string, or a parser reads
+# "Ana, bob@example.net" or "Eve Bcc: x@example.net" as more than one name.
+_SPECIALS = re.compile(r'[()<>\[\]:;@\\,."]')
+
+
+def recipient(name: str, address: str) -> str:
+    """The To header's value: the name on one line (quoted when it holds specials) and
+    exactly one address.  A plain name is written as it is, so its mail's bytes stay."""
+    name = one_line(name)
+    if _SPECIALS.search(name):
+        name = '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return f"{name} <{one_address(address)}>"

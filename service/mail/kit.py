@@ -1,0 +1,324 @@
+"""Issue 7's part of building a mail, kept out of ``service/mail/compose.py`` so that file only gains
+a few calls: the language of the recipient, the reply/unsubscribe/spectator headers and links,
+what a "talk" / "reply_ok" / "reply_error" mail says, and CSS inlining of the HTML part.
+
+Everything here is a pure function of the outbox row and rows fixed before it was written
+(preferences are read at delivery; a re-sent mail after a preference change may differ in
+language, which is the preference doing its job)."""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from functools import lru_cache
+from email.message import EmailMessage
+
+import css_inline
+from sqlalchemy import String, bindparam, cast, func, literal, null, select, tuple_, union_all
+from sqlalchemy.orm import object_session
+
+from service.mail import sql as mail_sql
+
+from service.store import preferences
+from service.store.models import MailPreferenceRow, SeatRow
+from service.view.i18n import CONTENT_LANGUAGE, translate
+from service.mail.reply_address import reply_address
+
+# Table talk and answers to a player's own reply, on top of mail.KIND_INTRO.
+KIND_INTRO = {
+    "talk": "A message to the table.",
+    "reply_ok": "Your move by mail was recorded.",
+    "reply_error": "Your reply could not be used.",
+    "digest": "Your games that are waiting for you.",
+}
+
+_INLINER = css_inline.CSSInliner(keep_style_tags=False, load_remote_stylesheets=False)
+
+
+def language_for(row) -> str:
+    session = object_session(row)
+    if session is None or row.seat is None:
+        return preferences.DEFAULT_LANGUAGE
+    return preferences.language_of(session, row.game_id, row.seat)
+
+
+def languages_for(session, rows, zones: dict | None = None,
+                  known: dict | None = None) -> dict[int, str]:
+    """``language_for`` of several rows of one delivery in one statement (not two per row):
+    the seats' own preferences, and the languages their addresses chose in any game, newest
+    first.  ``zones``, when given, gets {(game_id, seat): time zone} of the same rows
+    (``timekeeping.zone_of``'s rule: the seat's own choice, else UTC).
+
+    The addresses come from ``known`` ({(game_id, seat): a seat row or record}, what the
+    delivery's loads read), else from the seat rows those loads put in the session; the
+    statement is built once (expanding parameters), so a call compiles nothing."""
+    rows = [r for r in rows if r.seat is not None]
+    if not rows:
+        return {}
+    keys = {(r.game_id, r.seat) for r in rows}
+    seats = {key: known[key] if known and key in known else session.get(SeatRow, key)
+             for key in keys}
+    addresses = sorted({preferences.normal_address(seat.email)
+                        for seat in seats.values() if seat is not None})
+    own: dict = {}
+    chosen: list[tuple] = []  # (updated_at, address, language) of the addresses' choices
+    for kind, game_id, seat, language, zone, updated_at, address in mail_sql.rows(
+            session, _LANGUAGES, {"keys": sorted(keys), "addresses": addresses}):
+        if kind == 0:
+            own[(game_id, seat)] = language
+            if zones is not None and zone:
+                zones[(game_id, seat)] = zone
+        else:
+            chosen.append((updated_at, address, language))
+    if zones is not None:
+        for key in keys:
+            zones.setdefault(key, "UTC")
+    newest: dict[str, str] = {}
+    for _, address, language in sorted(chosen, key=lambda c: c[0], reverse=True):
+        newest.setdefault(address, language)  # the newest, as in address_language
+    out: dict[int, str] = {}
+    for r in rows:
+        language = own.get((r.game_id, r.seat))
+        seat_row = seats[(r.game_id, r.seat)]
+        if language not in preferences.LANGUAGES and seat_row is not None:
+            language = newest.get(preferences.normal_address(seat_row.email))
+        out[r.id] = language if language in preferences.LANGUAGES else preferences.DEFAULT_LANGUAGE
+    return out
+
+
+def _languages_statement():
+    """Rows (0, game, seat, language, zone, updated_at, NULL) of the seats' own preferences
+    and (1, game, seat, language, NULL, updated_at, address) of every language the addresses
+    chose, in one round trip."""
+    pref, seat = MailPreferenceRow.__table__.c, SeatRow.__table__.c
+    own = (select(literal(0), pref.game_id, pref.seat, pref.language, pref.timezone,
+                  pref.updated_at, cast(null(), String))
+           .where(tuple_(pref.game_id, pref.seat).in_(bindparam("keys", expanding=True))))
+    by_address = (select(literal(1), pref.game_id, pref.seat, pref.language,
+                         cast(null(), String), pref.updated_at, func.lower(seat.email))
+                  .join(SeatRow.__table__, (seat.game_id == pref.game_id) & (seat.seat == pref.seat))
+                  .where(func.lower(seat.email).in_(bindparam("addresses", expanding=True)),
+                         pref.language.is_not(None)))
+    return union_all(own, by_address)
+
+
+# On PostgreSQL, the same statement as text on the driver (``mail_sql``).
+_LANGUAGES = mail_sql.Statement(
+    _languages_statement(),
+    "SELECT 0::INTEGER AS anon_1, mail_preferences.game_id, mail_preferences.seat, "
+    "mail_preferences.language, mail_preferences.timezone, mail_preferences.updated_at, "
+    "CAST(NULL AS VARCHAR) AS anon_2 FROM mail_preferences "
+    "WHERE (mail_preferences.game_id, mail_preferences.seat) IN {keys} "
+    "UNION ALL SELECT 1::INTEGER AS anon_3, mail_preferences.game_id, mail_preferences.seat, "
+    "mail_preferences.language, CAST(NULL AS VARCHAR) AS anon_2, mail_preferences.updated_at, "
+    "lower(seats.email) AS lower_1 FROM mail_preferences JOIN seats "
+    "ON seats.game_id = mail_preferences.game_id AND seats.seat = mail_preferences.seat "
+    "WHERE lower(seats.email) IN {addresses} AND mail_preferences.language IS NOT NULL",
+    lists=("keys", "addresses"))
+
+
+@contextmanager
+def locale(language: str):
+    """Render templates in the recipient's language (no-op without Flask-Babel set up)."""
+    try:
+        from flask_babel import force_locale
+    except ImportError:  # pragma: no cover
+        yield
+        return
+    with force_locale(_babel_locale(language)):
+        yield
+
+
+@lru_cache(maxsize=16)
+def _babel_locale(language: str):
+    """The parsed locale ``force_locale`` would make of ``language`` (it takes one as it is):
+    parsing it checks the locale data on disk, once per mail."""
+    from babel import Locale
+
+    return Locale.parse(language)
+
+
+def gettext_callables(language: str | None = None) -> dict:
+    """The current language's ``gettext``/``ngettext`` (and ``_``) for the templates of one
+    mail, bound to its catalog once.
+
+    Flask-Babel installs ``gettext = lambda s: get_translations().ugettext(s)`` (newstyle), so
+    every ``_()`` in a template looks the language and catalog up again, and Jinja's ``_``
+    alias looks ``gettext`` up on each call too (~45 calls per mail).  These give the same
+    text as Jinja's newstyle callables (``jinja2.ext._make_new_gettext``: the translation,
+    made ``Markup`` under autoescape, then always ``% variables``), passed in the render
+    context, where names are resolved before the globals; a message without variables is
+    finished once per catalog, not once per call, and one with variables is translated once
+    (then filled in on each call).  ``tr_gettext``: the catalog's own
+    ``gettext``, which the ``tr`` filter of the mail templates uses (``mail.mail_templates``).
+
+    ``language``: the callables of that language's catalog, kept per app (issue 9, round 7:
+    asking Flask-Babel for the catalog was ~3 % of building a mail).  Flask-Babel itself keeps
+    each (locale, domain)'s catalog for the app's life once loaded, so the kept callables are
+    bound to the very catalog it would give.  The returned dict is shared: read it, do not
+    change it."""
+    if language is None:
+        return _callables()
+    kept = _kept_callables()
+    found = kept.get(language)
+    if found is None:
+        with locale(language):
+            found = kept[language] = _callables()
+    return found
+
+
+def _callables() -> dict:
+    try:
+        from flask_babel import get_translations
+    except ImportError:  # pragma: no cover
+        return {}
+    translations = get_translations()
+    gettext, ngettext = _bound_gettext(translations)
+    return {"gettext": gettext, "ngettext": ngettext, "_": gettext,
+            "tr_gettext": translations.gettext}
+
+
+def _kept_callables() -> dict:
+    """{language: gettext_callables} of the current app (each app has its own catalogs)."""
+    from flask import current_app
+
+    extensions = current_app.extensions
+    kept = extensions.get("chasqui.mail_gettext")
+    if kept is None:
+        kept = extensions["chasqui.mail_gettext"] = {}
+    return kept
+
+
+@lru_cache(maxsize=16)
+def _bound_gettext(translations):
+    """Jinja's newstyle callables read only the evaluation context's ``autoescape``, so these
+    take the evaluation context rather than the template context: the same text, and the mail
+    environment's ``MailContext`` calls them without ``Context.call`` (issue 9, round 6)."""
+    from jinja2 import pass_eval_context
+    from markupsafe import Markup
+
+    lookup, plural = translations.ugettext, translations.ungettext
+    finished: dict[tuple[str, bool], str] = {}  # (msgid, autoescape) -> text, no variables
+    # (msgid, autoescape) -> the translation, Markup under autoescape, before ``% variables``
+    # (issue 9, round 7: ~15 calls a mail with variables each looked the catalog up again)
+    translated: dict[tuple[str, bool], str] = {}
+
+    @pass_eval_context
+    def gettext(__eval_ctx, __string: str, **variables) -> str:
+        autoescape = __eval_ctx.autoescape
+        if not variables:
+            done = finished.get((__string, autoescape))
+            if done is None:
+                text = lookup(__string)
+                done = finished[(__string, autoescape)] = (
+                    Markup(text) if autoescape else text) % variables
+            return done
+        text = translated.get((__string, autoescape))
+        if text is None:
+            text = lookup(__string)
+            text = translated[(__string, autoescape)] = Markup(text) if autoescape else text
+        return text % variables
+
+    @pass_eval_context
+    def ngettext(__eval_ctx, __singular: str, __plural: str, __num: int, **variables) -> str:
+        variables.setdefault("num", __num)
+        text = plural(__singular, __plural, __num)
+        return (Markup(text) if __eval_ctx.autoescape else text) % variables
+
+    return gettext, ngettext
+
+
+def links(settings, loaded, seat: int | None, address: str) -> dict:
+    base = settings.base_url
+    out = {
+        "my_games_url": f"{base}/me/{_address_token(settings.secret_key, address)}",
+        "spectate_url": f"{base}/watch/{_spectate_token(settings.secret_key, loaded.row.id)}",
+        "unsubscribe_url": None,
+    }
+    if seat is not None:
+        token = preferences.unsubscribe_token(settings.secret_key, loaded.row.id, seat, address)
+        out["unsubscribe_url"] = f"{base}/unsubscribe/{token}"
+    return out
+
+
+# The "my games" and spectator tokens are signed without a timestamp, so they are pure
+# functions of (key, address) and (key, game): one event's mails share the game's, a player's
+# mails share the address's, and each signature costs tens of microseconds (issue 9).
+@lru_cache(maxsize=4096)
+def _address_token(secret_key: str, address: str) -> str:
+    return preferences.address_token(secret_key, address)
+
+
+@lru_cache(maxsize=1024)
+def _spectate_token(secret_key: str, game_id: str) -> str:
+    from service.web.spectate import spectate_token
+
+    return spectate_token(secret_key, game_id)
+
+
+def extra_context(settings, loaded, row, language: str) -> dict:
+    context = links(settings, loaded, row.seat, row.to_addr)
+    context["language"] = language
+    context["title"] = translate(language, loaded.game.title)
+    context["talk"] = None
+    context["reply_detail"] = None
+    if row.kind in KIND_INTRO:
+        context["intro"] = translate(language, KIND_INTRO[row.kind])
+    if row.kind == "talk":
+        from service.web.talk import message_at
+
+        context["talk"] = message_at(loaded, row.seq)
+    if row.kind in ("reply_ok", "reply_error"):
+        from service.application.inbound import reply_detail
+
+        session = object_session(row)
+        detail = reply_detail(session, row.id) if session is not None else ""
+        context["reply_detail"] = translate(language, detail) if row.kind == "reply_ok" else detail
+    if row.seat is not None:
+        context["reply_to"] = reply_to(settings, loaded, row.seat)
+    return context
+
+
+def reply_to(settings, loaded, seat: int) -> str:
+    return _reply_address(settings.secret_key, settings.inbound_address, settings.mail_domain,
+                          loaded.row.id, seat, loaded.seats[seat].nonce)
+
+
+# A seat's reply address is a pure function of these (an HMAC), the same in each of its mails.
+_reply_address = lru_cache(maxsize=4096)(reply_address)
+
+
+def add_headers(message, settings, loaded, row, language: str,
+                context: dict | None = None) -> None:
+    """Reply-To (a reply makes a move or talks to the table), the seq the mail shows (so a
+    reply can be checked for staleness), RFC 2369/8058 unsubscribe headers.  ``message``: an
+    ``EmailMessage`` or a ``service.mail.mime.HeaderList`` (both take ``[name] =`` and ``set_raw``).
+    ``context``: this row's ``extra_context``, whose signed links are reused (not re-signed)."""
+    if row.seat is not None:
+        if context is not None and "reply_to" in context:
+            mailto, url = context["reply_to"], context["unsubscribe_url"]
+        else:
+            mailto = reply_to(settings, loaded, row.seat)
+            url = links(settings, loaded, row.seat, row.to_addr)["unsubscribe_url"]
+        message["Reply-To"] = mailto
+    message["X-Chasqui-Seq"] = str(row.seq)
+    message["List-Id"] = f"Chasqui game {loaded.row.id} <{loaded.row.id}.games.{settings.mail_domain}>"
+    if row.seat is not None:
+        # Raw and folded by hand between the two URIs: left to the policy, a URL longer
+        # than a line becomes an RFC 2047 encoded-word, which no mail client reads as a URI
+        # (so one-click unsubscribe would silently not work).  MAIL_POLICY never refolds it.
+        message.set_raw("List-Unsubscribe", f"<{url}>,\n <mailto:{mailto}?subject=unsubscribe>")
+        message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+
+
+def set_language(message: EmailMessage, language: str) -> None:
+    """Call after the parts are made: making a multipart moves Content-* headers inward."""
+    message["Content-Language"] = content_language(language)
+
+
+def content_language(language: str) -> str:
+    """The Content-Language header's value (BCP 47: zh-Hans) for a catalog's language."""
+    return CONTENT_LANGUAGE.get(language, "en")
+
+
+def inline_css(html: str) -> str:
+    """Move <style> rules into style attributes: many mail clients drop <style> blocks."""
+    return _INLINER.inline(html)

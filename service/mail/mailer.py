@@ -1,0 +1,206 @@
+"""The outbox of mail that belongs to no game yet: sign-in links, invitations, lobby join
+confirmations.
+
+The same pattern as the game outbox (``service.mail.delivery``): a row is written in the same
+transaction as what made the mail owed; after commit it is delivered in-process (embedded
+default) or queued as the Celery task ``chasqui.deliver_account_mail``; the beat's
+``sweep_outbox`` also picks up rows whose task was lost.  The message is a pure function of
+the row and the row it refers to, with a fixed Message-ID and MIME boundary, so a retry
+after a crash sends the very same bytes (at least once; receivers dedupe on Message-ID)."""
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from email.utils import format_datetime, formataddr
+from typing import Iterable
+
+from flask import render_template
+from flask_babel import force_locale
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from engine import GAMES
+from engine.text import phrase
+from service.view import i18n
+from service.application import seat_offers
+from service.core.config import Settings
+from service.store.db import Database
+from service.mail.headers import one_address, one_line
+from service.mail.delivery import guarded, send_and_record, transport_for
+from service.store.models import AccountMailRow, InvitationRow, PendingGameRow, SignInTokenRow
+from service.store.events import utc
+from service.store.timekeeping import stored_clock
+
+log = logging.getLogger(__name__)
+
+TASK = "chasqui.deliver_account_mail"
+KINDS = ("sign_in", "invitation", "join", "admin_paused", *seat_offers.MAIL_KINDS)
+
+
+def queue(session: Session, kind: str, ref_id: int, to_addr: str, now: datetime,
+          domain: str) -> AccountMailRow:
+    row = AccountMailRow(kind=kind, ref_id=ref_id, to_addr=to_addr, status="pending",
+                         attempts=0, next_attempt_at=now, created_at=now,
+                         # random part: ids restart in a new database, and a receiver that
+                         # saw the old Message-ID would drop the new mail as a duplicate
+                         message_id=f"<account.{kind}.{ref_id}.{secrets.token_hex(6)}@{domain}>")
+    session.add(row)
+    session.flush()
+    return row
+
+
+def dispatch(svc, ids: Iterable[int]) -> None:
+    """After commit.  Embedded default: deliver now.  With Redis: one task per row by name
+    (the service never imports the workers); a broker failure leaves the row to the sweep."""
+    ids = list(ids)
+    if svc.settings.embedded_tasks:
+        for mail_id in ids:
+            try:
+                deliver(svc.db, svc.settings, mail_id, svc.clock())
+            except Exception:  # noqa: BLE001  a mail problem must never undo the command
+                log.exception("in-process delivery of account mail %s failed; left pending", mail_id)
+        return
+    client = getattr(svc.dispatch, "client", None)
+    if client is None:
+        return
+    for done, mail_id in enumerate(ids):
+        try:
+            client.send_task(TASK, args=[mail_id], queue=svc.settings.queue, retry=False)
+        except Exception as error:  # noqa: BLE001  the sweep will deliver it
+            log.warning("could not queue account mail %s (%s); the sweep will deliver %s",
+                        mail_id, error, ids[done:])
+            return
+
+
+def deliver(db: Database, settings: Settings, mail_id: int, now: datetime, transport=None) -> str:
+    """Deliver one row (inside an app context, for the templates).  Whatever the row raises
+    (a stored value no header can carry, a row it refers to that is gone) is written on the
+    row (``delivery.fault``: retried with backoff, then failed), not raised."""
+    transport = transport or transport_for(settings)
+    return guarded(db, AccountMailRow, mail_id, now,
+                   lambda: _deliver(db, settings, mail_id, now, transport))
+
+
+def _deliver(db: Database, settings: Settings, mail_id: int, now: datetime, transport) -> str:
+    with db.unit_of_work() as session:
+        row = session.scalars(select(AccountMailRow).where(AccountMailRow.id == mail_id)
+                              .with_for_update(skip_locked=True)).first()
+        if row is None:
+            return "locked-or-missing"
+        if row.status != "pending":
+            return row.status
+        message = build_message(session, settings, row)
+        if message is None:  # the invitation was withdrawn before its mail went out
+            row.status = "cancelled"
+            return row.status
+        return send_and_record(transport, session, row, message, now)
+
+
+def due_ids(db: Database, now: datetime, grace: timedelta = timedelta(seconds=60),
+            limit: int = 200) -> list[int]:
+    with db.reading() as session:
+        return list(session.scalars(
+            select(AccountMailRow.id)
+            .where(AccountMailRow.status == "pending",
+                   AccountMailRow.next_attempt_at <= now - grace)
+            .order_by(AccountMailRow.id).limit(limit)))
+
+
+# --- messages ---------------------------------------------------------------------------------
+
+def clock_summary(clock: dict) -> list[dict]:
+    """The clock's settings as phrases (``engine.text``): the page or mail shows each in its
+    reader's language (``| tr``)."""
+    c = stored_clock(clock)
+    lines = [phrase("{decision} per decision, banked up to {bank}",
+                    decision=_hours(c.per_decision_hours), bank=_hours(c.bank_max_hours)),
+             phrase("reminders {marks} before the deadline",
+                    marks=[_hours(h) for h in c.reminder_hours])
+             if c.reminder_hours else phrase("no reminders"),
+             {"default": phrase("when time runs out, the game plays a safe default move"),
+              "standing": phrase("when time runs out, the game plays your standing choice"),
+              "pause": phrase("when time runs out, the game pauses")}.get(
+                  c.timeout_policy, c.timeout_policy),
+             phrase("{n} vacation days", n=f"{c.vacation_days:g}")]
+    if c.weekend_pause:
+        lines.append(phrase("clocks stop on Saturdays and Sundays (UTC)"))
+    return lines
+
+
+def _hours(hours: float) -> dict:
+    if hours >= 24 and hours % 24 == 0:
+        days = int(hours // 24)
+        return phrase("{n} day", n=days) if days == 1 else phrase("{n} days", n=days)
+    return phrase("{n} hour", n=f"{hours:g}") if hours == 1 else phrase("{n} hours", n=f"{hours:g}")
+
+
+def game_summary(pending: PendingGameRow) -> dict:
+    game = GAMES.get(pending.game)
+    return {"game": pending.game, "title": game.title if game else pending.game,
+            "players": pending.players,
+            "options": pending.options, "clock": clock_summary(pending.clock),
+            "organiser": pending.organiser_name, "open": pending.open}
+
+
+def build_message(session: Session, settings: Settings, row: AccountMailRow) -> EmailMessage | None:
+    from service.application import invitations
+    from service.web import signin
+    context: dict = {"base_url": settings.base_url}
+    language = "en"
+    if row.kind == "admin_paused":  # issue 5: the pause policy tells the game's admins
+        from service.store.models import DeadlineRow, GameRow, SeatRow
+
+        deadline = session.get(DeadlineRow, row.ref_id)
+        game = session.get(GameRow, deadline.game_id)
+        seat = session.get(SeatRow, (deadline.game_id, deadline.seat))
+        context.update(game_id=game.id, game_name=game.game, seat_name=seat.name,
+                       due=_when(deadline.due_at), admin_url=f"{settings.base_url}/admin/games/{game.id}")
+        subject, template, name = f"[Chasqui] Game {game.id} paused: {seat.name}'s time ran out", "admin_paused", ""
+    elif row.kind in seat_offers.MAIL_KINDS:  # a seat offered to a new player
+        parts = seat_offers.mail_parts(session, settings, row.kind, row.ref_id)
+        if parts is None:  # the offer ended before its invitation went out
+            return None
+        context.update(parts["context"])
+        subject, template, name = parts["subject"], parts["template"], parts["name"]
+    elif row.kind == "sign_in":
+        token = session.get(SignInTokenRow, row.ref_id)
+        context.update(link=f"{settings.base_url}/signin/{signin.link_token(settings, token)}",
+                       expires=_when(token.expires_at), minutes=int(signin.LIFETIME.total_seconds() // 60))
+        subject, template, name = "[Chasqui] Your sign-in link", "sign_in", ""
+    else:
+        invitation = session.get(InvitationRow, row.ref_id)
+        if invitation is None or invitation.status != "pending":
+            return None
+        pending = session.get(PendingGameRow, invitation.pending_id)
+        link = f"{settings.base_url}/invite/{invitations.link_token(settings, invitation)}"
+        context.update(game=game_summary(pending), name=invitation.name, link=link,
+                       expires=_when(invitation.expires_at), kind=row.kind)
+        title = context["game"]["title"]
+        subject = (f"[Chasqui] {pending.organiser_name} invites you to play {title}"
+                   if row.kind == "invitation" else f"[Chasqui] Confirm your seat in {title}")
+        template, name = "invitation", invitation.name
+        language = pending.language
+    message = EmailMessage()
+    message["Subject"] = one_line(subject)  # names stored before input validation existed
+    message["From"] = settings.mail_from
+    address = one_address(row.to_addr)
+    message["To"] = formataddr((one_line(name), address)) if name else address  # quotes "A, B"
+    message["Message-ID"] = row.message_id
+    message["Date"] = format_datetime(utc(row.created_at))
+    message["Auto-Submitted"] = "auto-generated"
+    language = language if language in i18n.LOCALES else "en"
+    if language != "en":  # the game's language, chosen by the organiser (issue 7)
+        message["Content-Language"] = i18n.CONTENT_LANGUAGE[language]
+    with force_locale(language):
+        message.set_content(render_template(f"organiser/mail/{template}.txt", **context))
+        message.add_alternative(render_template(f"organiser/mail/{template}.html", **context),
+                                subtype="html")
+    message.set_boundary("=_chasqui_" + hashlib.sha256(row.message_id.encode()).hexdigest()[:32])
+    return message
+
+
+def _when(moment: datetime) -> str:
+    return utc(moment).strftime("%a %d %b %Y %H:%M UTC")

@@ -1,0 +1,297 @@
+"""Database engine, sessions and the unit of work.
+
+One request (or one task) = one transaction: the event, the outbox rows and any projection
+change commit together or not at all (cosmicpython's unit of work, without the ceremony)."""
+from __future__ import annotations
+
+import json
+import re
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import orjson
+from sqlalchemy import JSON, create_engine, event, exc
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+
+from service.core.refusals import Conflict
+from service.store.statement_session import StatementSession
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+def make_engine(url: str, **options) -> Engine:
+    """``options``: more ``create_engine`` options for PostgreSQL (an isolation level)."""
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "begin", _sqlite_begin)
+        return engine
+    engine = create_engine(url, pool_size=10, max_overflow=20, pool_use_lifo=True,
+                           pool_recycle=RECYCLE_SECONDS, json_deserializer=json_loads, **options)
+    ping_if_idle(engine)
+    return engine
+
+
+def json_loads(text):
+    """PostgreSQL's JSON columns (events' payloads, snapshots, the move's one read) decoded by
+    orjson: the same values as ``json.loads``, in a third of the time.  orjson turns
+    integers beyond 64 bits into floats (a game's 256-bit seed in a snapshot's state would
+    lose its digits), so a text with a run of 20 digits or more, which any such integer has,
+    goes to ``json.loads``.  Writing keeps ``json.dumps``, whose text a stored payload is."""
+    if (_LONG_DIGITS_BYTES if isinstance(text, (bytes, bytearray)) else _LONG_DIGITS).search(text):
+        return json.loads(text)
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
+
+
+_LONG_DIGITS, _LONG_DIGITS_BYTES = re.compile(r"[0-9]{20}"), re.compile(rb"[0-9]{20}")
+
+
+# Connection-loss safety without a round trip per request (issue 9).  ``pool_pre_ping`` sent a
+# ``SELECT 1`` before *every* checkout: one round trip more per move, paid for the rare case of
+# a server restart or an idle connection dropped by the server or a proxy.  Now a connection
+# is pinged only when it comes back to use after ``IDLE_PING_SECONDS`` or more in the pool (a
+# failed ping makes the pool replace it, as pre-ping did), and recycled after an hour.  The
+# pool is LIFO, so under load the same few connections stay busy and are never pinged, while
+# the rest age in the pool and are pinged (or recycled) before their next use.
+# What is left: a connection used less than IDLE_PING_SECONDS ago whose server went away
+# fails its next statement.  That transaction never committed (nothing is written, the request
+# answers 500, the player simply retries), and SQLAlchemy then invalidates every pooled
+# connection older than the failure, so the requests after it reconnect.
+IDLE_PING_SECONDS = 2.0
+RECYCLE_SECONDS = 3600
+_USED = "chasqui_last_used"
+
+
+def ping_if_idle(engine: Engine) -> None:
+    dialect = engine.dialect
+
+    def checkout(dbapi_connection, record, _proxy) -> None:
+        used = record.info.get(_USED)
+        if used is None or time.monotonic() - used < IDLE_PING_SECONDS:
+            return  # a new connection, or one that worked a moment ago
+        try:
+            dialect.do_ping(dbapi_connection)
+        except dialect.loaded_dbapi.Error as error:
+            if dialect.is_disconnect(error, dbapi_connection, None):
+                raise exc.DisconnectionError(str(error)) from error  # the pool reconnects
+            raise
+
+    def checkin(_dbapi_connection, record) -> None:
+        record.info[_USED] = time.monotonic()
+
+    event.listen(engine, "checkout", checkout)
+    event.listen(engine, "checkin", checkin)
+
+
+# How long a SQLite writer waits for another's lock before it is refused (``lost_a_race``).
+BUSY_TIMEOUT_MS = 30_000
+# The execution option a unit of work sets on its SQLite connection: begin by taking the lock.
+_WRITES = "chasqui_writes"
+
+
+def _sqlite_pragmas(dbapi_connection, _record) -> None:
+    """WAL lets pages read while a command writes; the busy timeout makes a writer wait its
+    turn instead of failing at once; foreign keys are off by default."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    cursor.close()
+    # pysqlite's own transaction handling never emits BEGIN before a SAVEPOINT, so RELEASE
+    # SAVEPOINT would commit: an appended event would survive a failure later in the same
+    # unit of work.  Take transactions over: no implicit handling, an explicit BEGIN.
+    dbapi_connection.isolation_level = None
+
+
+def _sqlite_begin(connection) -> None:
+    """A unit of work begins IMMEDIATE: it takes SQLite's one write lock before it reads, so
+    concurrent commands queue on the busy timeout.  A deferred transaction that read first
+    could not be let write once another command had committed since its read (SQLite answers
+    "database is locked" at once then, without waiting): that was a 500 under load.  Reads
+    stay deferred and never wait (WAL)."""
+    writes = connection.get_execution_options().get(_WRITES, False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
+
+
+def execute_core(session: Session, statement, params: dict):
+    """A prebuilt Core statement (tables or plain columns: its rows are plain tuples) in the
+    session's transaction, without the session's execution layer (issue 9).
+
+    Through ``Session.execute`` every run also goes through the session's execution layer and,
+    when the statement names ORM attributes, the ORM's compile and result setup: on the move
+    path's and the mail worker's hottest statements about as much client CPU as psycopg's own
+    work.  On PostgreSQL a statement whose parameters are each rendered once runs as its text,
+    compiled once (``exec_driver_sql``); its JSON parameters are wrapped for psycopg as
+    SQLAlchemy's JSON type wraps them, and no other parameter type here needs processing
+    (integers, text, timestamps with time zone).  Any other statement (expanding parameters)
+    and SQLite go through ``Connection.execute``.  Pending ORM changes are flushed first when
+    the session autoflushes, as ``Session.execute`` does before an ORM statement, so a read
+    sees them; the engine's statement events fire as for any statement."""
+    if session.autoflush:
+        session.flush()
+    connection = session.connection()
+    plain = _as_text(statement, connection.dialect) if connection.dialect.name == "postgresql" else None
+    if plain is None:
+        return connection.execute(statement, params)
+    text, constants, json_names = plain
+    values = {**constants, **params}
+    for name in json_names:
+        values[name] = _psycopg_json(values[name])
+    return connection.exec_driver_sql(text, values)
+
+
+_TEXTS: dict = {}
+
+
+def _as_text(statement, dialect) -> tuple[str, dict, tuple[str, ...]] | None:
+    """(text, the literals the statement carries, its JSON parameters), compiled once; None
+    for a statement that cannot run as one fixed text (positional or expanding parameters)."""
+    key = (statement, dialect.name, dialect.driver)
+    if key not in _TEXTS:
+        compiled = statement.compile(dialect=dialect)
+        _TEXTS[key] = None if compiled.positional or compiled.post_compile_params else (
+            compiled.string,
+            {name: bind.effective_value for bind, name in compiled.bind_names.items()
+             if not bind.required},
+            tuple(name for bind, name in compiled.bind_names.items()
+                  if isinstance(bind.type, JSON)))
+    return _TEXTS[key]
+
+
+def _psycopg_json(value):
+    from psycopg.types.json import Json
+
+    return Json(value)
+
+
+# PostgreSQL's "deadlock detected" and "could not serialize": two writers of one game each
+# waited for the other (a move and the sweep's timeout of the same seat, each holding a row
+# the other writes), and the database aborted one.  Its transaction wrote nothing.
+_LOST_RACES = frozenset({"40P01", "40001"})
+# SQLite's SQLITE_BUSY (and its extended codes, e.g. BUSY_SNAPSHOT): another writer held the
+# lock for longer than the busy timeout.  Nothing of the refused transaction was written.
+_SQLITE_BUSY = 5
+
+
+def lost_a_race(error: exc.DBAPIError) -> bool:
+    """Whether ``error`` aborted a writer for a race with another (see ``_LOST_RACES`` and
+    ``_SQLITE_BUSY``), which is the same news as a taken seq, not a fault."""
+    if getattr(error.orig, "sqlstate", None) in _LOST_RACES:
+        return True
+    code = getattr(error.orig, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF == _SQLITE_BUSY
+
+
+@contextmanager
+def lost_races_refused() -> Iterator[None]:
+    """Around a write: a race the database aborted it for (``lost_a_race``) is refused as a
+    ``Conflict``, which every command already answers ("the game moved on"), not raised as a
+    server error.  Any other database error goes on as it is."""
+    try:
+        yield
+    except exc.OperationalError as error:
+        if not lost_a_race(error):
+            raise
+        raise Conflict.moved_on() from error
+
+
+WRITES = "chasqui.writes"  # Session.info: this session belongs to a command (a unit of work)
+
+
+def in_unit_of_work(session) -> bool:
+    """Whether ``session`` is a unit of work's, which commits what it writes; a read's (a
+    page, an API GET: ``Database.reading``) never writes anything."""
+    return bool(session.info.get(WRITES))
+
+
+class Database:
+    def __init__(self, url: str):
+        self.url = url
+        self.engine = make_engine(url)
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.postgres = self.engine.dialect.name == "postgresql"
+        # PostgreSQL connections that are always in autocommit, in a pool of their own (it
+        # connects on first use: the web processes' moves).  Switching a pooled connection to
+        # autocommit for one command and back when it returns cost ~5 % of a move's client CPU
+        # (issue 9).  No rollback when one returns to the pool: it never has a transaction open.
+        self.autocommit_engine = (make_engine(url, isolation_level="AUTOCOMMIT",
+                                              pool_reset_on_return=None)
+                                  if self.postgres else None)
+
+    @property
+    def engines(self) -> tuple[Engine, ...]:
+        """Every engine that runs statements (for listeners that must see them all)."""
+        return tuple(e for e in (self.engine, self.autocommit_engine) if e is not None)
+
+    def dispose(self) -> None:
+        for engine in self.engines:
+            engine.dispose()
+
+    @contextmanager
+    def autocommit(self) -> Iterator[StatementSession]:
+        """A session on PostgreSQL whose every statement commits by itself: for a command whose
+        statements are each atomic and need no transaction around them (a player's move,
+        ``moves.make_move``: one read, one write).  No BEGIN and no COMMIT, and no ORM session
+        unless something asks for one (``StatementSession``, issue 9).  ORM changes left
+        unflushed at the end would be lost, so they are refused."""
+        if self.autocommit_engine is None:
+            raise RuntimeError("autocommit sessions are for PostgreSQL")
+        connection = self.autocommit_engine.connect()
+        session = StatementSession(connection, self.autocommit_engine)
+        try:
+            yield session
+            if session.new or session.dirty or session.deleted:
+                raise RuntimeError("an autocommit command left ORM changes unwritten")
+        finally:
+            session.close()
+            connection.close()
+
+    @contextmanager
+    def unit_of_work(self) -> Iterator[Session]:
+        """A command's transaction.  One that PostgreSQL aborted for waiting on another writer
+        that waited on it, or that SQLite's lock stayed busy for too long, wrote nothing and
+        is refused (``lost_races_refused``).  On SQLite it takes the write lock as it begins
+        (``_sqlite_begin``).  Its session says so (``in_unit_of_work``): only
+        such a session stores a snapshot of a game it loads."""
+        session = self.sessions(info={WRITES: True})
+        try:
+            with lost_races_refused():
+                try:
+                    if not self.postgres:
+                        session.connection(execution_options={_WRITES: True})
+                    yield session
+                    session.commit()
+                except BaseException:
+                    session.rollback()
+                    raise
+        finally:
+            session.close()
+
+    @contextmanager
+    def reading(self) -> Iterator[Session]:
+        session = self.sessions()
+        try:
+            yield session
+        finally:
+            session.close()  # closing ends the transaction; loaded objects stay readable
+
+    def upgrade(self) -> None:
+        """Bring the schema to the newest Alembic revision (the only way tables are made)."""
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config(str(ROOT / "alembic.ini"))
+        config.set_main_option("script_location", str(ROOT / "migrations"))
+        with self.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "heads")

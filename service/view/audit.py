@@ -1,0 +1,186 @@
+"""The audit log: every event in words, its hash and whether the chain verifies, and what it
+changed in the *public* state (``game.view(state, None)``) -- never a seat's private view,
+so the log cannot show a hidden card or tent to anyone.
+
+While a game runs, a game's own admins (who usually sit in it) see public information only
+(``shows_secrets``): a move's label may name a secret choice, so it is left out; and a hash
+is shown only for an event that is not a move and has a nonce (``concealed``), since a hash
+of content without a nonce confirms a guess of that content (a seed tried until GameCreated's
+hash matched, a stay or leave tried against a move's).  Site admins see everything, and so
+does everyone once the game is over (its seed is revealed then)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from engine.core import canonical_json
+from service.view.notices import actor_name, undone_moves
+from service.store.fairness import is_over
+from service.application.games import Loaded
+from service.store.history import ENGINE_EVENTS, REWIND_EVENTS, rebuild, superseded_seqs
+from service.store.events import GENESIS, Event, digest_of, verify_chain
+
+MAX_DIFF_LINES = 60
+_MISSING = object()
+
+
+@dataclass
+class Change:
+    path: str
+    before: str
+    after: str
+
+
+@dataclass
+class Entry:
+    seq: int
+    kind: str
+    actor: str
+    who: str
+    recorded_at: datetime
+    words: str
+    hash: str | None       # None: concealed while the game runs (``concealed``)
+    prev_hash: str | None
+    verified: bool
+    superseded: bool
+    changes: list[Change] = field(default_factory=list)
+    more_changes: int = 0
+
+    def as_json(self) -> dict:
+        return {"seq": self.seq, "kind": self.kind, "actor": self.actor, "who": self.who,
+                "recorded_at": self.recorded_at.isoformat(), "words": self.words,
+                "hash": self.hash, "prev_hash": self.prev_hash, "verified": self.verified,
+                "superseded": self.superseded, "more_changes": self.more_changes,
+                "changes": [c.__dict__ for c in self.changes]}
+
+
+def flatten(data: Any, prefix: str = "", out: dict | None = None) -> dict[str, Any]:
+    """``{"a": {"b": [1]}}`` → ``{"a.b[0]": 1}``: one line per leaf, for a readable diff."""
+    out = {} if out is None else out
+    if isinstance(data, dict) and data:
+        for key in sorted(data, key=str):
+            flatten(data[key], f"{prefix}.{key}" if prefix else str(key), out)
+    elif isinstance(data, list) and data:
+        for i, item in enumerate(data):
+            flatten(item, f"{prefix}[{i}]", out)
+    else:
+        out[prefix or "(state)"] = data
+    return out
+
+
+def diff(before: dict | None, after: dict) -> tuple[list[Change], int]:
+    old = flatten(before) if before is not None else {}
+    new = flatten(after)
+    changes = []
+    for path in sorted(set(old) | set(new)):
+        a, b = old.get(path, _MISSING), new.get(path, _MISSING)
+        if a != b or (a is _MISSING) != (b is _MISSING):
+            changes.append(Change(path, _show(a), _show(b)))
+    return changes[:MAX_DIFF_LINES], max(len(changes) - MAX_DIFF_LINES, 0)
+
+
+def _show(value: Any) -> str:
+    return "—" if value is _MISSING else canonical_json(value)
+
+
+def public_views(loaded: Loaded) -> list[dict]:
+    """The public view right after each event (index = seq - 1), replaying once."""
+    game = loaded.game
+    views: list[dict] = []
+    state = None
+    for i, event in enumerate(loaded.events):
+        if i == 0:
+            _, state = rebuild(loaded.events[:1])
+        elif event.kind in ENGINE_EVENTS:
+            game.apply_in_place(state, event.payload["seat"], event.payload["action"])
+        elif event.kind in REWIND_EVENTS:
+            _, state = rebuild(loaded.events[:i + 1])
+        views.append(game.view(state, None))
+    return views
+
+
+def describe(loaded: Loaded, index: int, reveal: bool) -> str:
+    """What event ``index`` did, in words."""
+    event = loaded.events[index]
+    names = [s.name for s in loaded.seats]
+    p = event.payload
+
+    def seat_name(seat) -> str:
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
+
+    if event.kind == "GameCreated":
+        return (f"created a game of {loaded.game.title} for {', '.join(p.get('players', []))} "
+                f"(rules version {p.get('rules_version')})")
+    if event.kind == "MoveMade":
+        who = seat_name(p.get("seat"))
+        if event.actor == "bot":
+            who = f"the bot playing {who}"
+        if reveal:
+            return f"{who}: {p.get('label') or canonical_json(p.get('action'))}"
+        return f"{who} made a move"
+    if event.kind == "TurnTimedOut":
+        return f"{seat_name(p.get('seat'))}'s turn timed out"
+    if event.kind in REWIND_EVENTS:
+        undone = undone_moves(loaded.events, event.seq)
+        listed = ", ".join(f"seq {e.seq} ({seat_name(e.payload.get('seat'))})" for e in undone)
+        verb = "rolled the game back" if event.kind == "RolledBack" else "took back a move:"
+        text = f"{verb} to seq {p.get('to_seq')}; undone: {listed or 'nothing'}"
+        return text + (f". Reason: {p['reason']}" if p.get("reason") else "")
+    if event.kind == "SeatReplaced":
+        return (f"gave seat {p.get('seat')} ({p.get('previous_name')}) to {p.get('name')} "
+                f"<{newcomer_address(event)}>; the old links are revoked")
+    if event.kind == "SeatBotted":
+        return f"handed seat {p.get('seat')} ({p.get('name')}) to a bot"
+    words = {"GamePaused": "paused the game", "GameResumed": "resumed the game",
+             "GameAbandoned": "abandoned the game"}.get(event.kind)
+    if words:
+        return words + (f". Reason: {p['reason']}" if p.get("reason") else "")
+    return f"{event.kind} {canonical_json({k: v for k, v in p.items() if k != 'schema_version'})}"
+
+
+def shows_secrets(loaded: Loaded, site_admin: bool) -> bool:
+    """Whether the audit may show move labels and every hash: to a site admin always, to a
+    game's admin once the game is over."""
+    return site_admin or is_over(loaded.row.status)
+
+
+def concealed(event: Event) -> bool:
+    """An event whose hash a game's admin may not see while the game runs: a move (its
+    content is a seat's choice) or an event without a nonce (written before fair play)."""
+    return event.kind in ENGINE_EVENTS or event.nonce is None
+
+
+def newcomer_address(event) -> str:
+    """A SeatReplaced's new address: sealed with the event (it is no one's business outside
+    the game's admins, and a finished game's record is public), or, in events recorded
+    before that, in its payload."""
+    return (event.sealed or {}).get("email") or event.payload.get("email", "")
+
+
+def audit(loaded: Loaded, site_admin: bool,
+          admins: dict[str, str] | None = None) -> tuple[list[Entry], Any]:
+    """The log of the whole game, oldest first, and the chain report; what the viewer may
+    see of it (``shows_secrets``).  ``admins``: ``auth.actor_addresses``, to name the admins
+    who acted."""
+    reveal = shows_secrets(loaded, site_admin)
+    events = loaded.events
+    report = verify_chain(loaded.row.id, events)
+    superseded = superseded_seqs(events)
+    views = public_views(loaded)
+    names = [s.name for s in loaded.seats]
+    entries = []
+    prev, prev_hidden = GENESIS, False
+    for i, event in enumerate(events):
+        own = digest_of(loaded.row.id, event) == event.hash
+        hidden = not reveal and concealed(event)
+        changes, more = diff(views[i - 1] if i else None, views[i])
+        entries.append(Entry(
+            seq=event.seq, kind=event.kind, actor=event.actor,
+            who=actor_name(event.actor, names, admins), recorded_at=event.recorded_at,
+            words=describe(loaded, i, reveal), hash=None if hidden else event.hash,
+            prev_hash=None if prev_hidden else event.prev_hash,
+            verified=own and event.prev_hash == prev and event.seq == i + 1,
+            superseded=event.seq in superseded, changes=changes, more_changes=more))
+        prev, prev_hidden = event.hash, hidden
+    return entries, report

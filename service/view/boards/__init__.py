@@ -1,0 +1,64 @@
+"""Pictures of a game's table, drawn on the server from ``engine.view`` output only.
+
+Each module is pure: a view dict in, markup out (SVG for pages, inline-styled HTML tables for
+mail, since mail clients drop SVG and external CSS).  Templates reach them through the Jinja
+global ``boards`` (see ``init_app``); nothing here reads the state, the database or a request.
+"""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+
+def _(text: str, **values) -> str:
+    """A picture's words (SVG titles and labels, mail tables) in the page's or mail's language
+    (issue 7; extracted by pybabel).  Outside an app context, or in English, the text itself."""
+    from flask import has_app_context
+
+    if has_app_context():
+        from flask_babel import gettext
+
+        text = gettext(text)
+    return text % values if values else text
+
+# Seat colours: one palette for pages, SVG and mail.  ``ink`` is the text colour on the fill;
+# every pair has contrast >= 4.5:1 (checked in tests/service/test_boards.py).
+SEAT_COLOURS = (
+    {"name": "red", "fill": "#b3261e", "ink": "#ffffff"},
+    {"name": "blue", "fill": "#1a5fb4", "ink": "#ffffff"},
+    {"name": "green", "fill": "#1e6b3a", "ink": "#ffffff"},
+    {"name": "yellow", "fill": "#f2c230", "ink": "#1d1b16"},
+    {"name": "purple", "fill": "#6d3fa0", "ink": "#ffffff"},
+    {"name": "grey", "fill": "#4a4a4a", "ink": "#ffffff"},
+    {"name": "orange", "fill": "#c25400", "ink": "#ffffff"},
+    {"name": "teal", "fill": "#0f6e73", "ink": "#ffffff"},
+)
+
+
+def seat_colour(seat) -> dict:
+    try:
+        return SEAT_COLOURS[int(seat) % len(SEAT_COLOURS)]
+    except (TypeError, ValueError):
+        return {"name": "none", "fill": "#8d8677", "ink": "#ffffff"}
+
+
+def int_keys(mapping) -> dict:
+    """Seat-keyed dicts arrive with int keys from the engine, str keys after a JSON trip."""
+    out = {}
+    for key, value in (mapping or {}).items():
+        try:
+            out[int(key)] = value
+        except (TypeError, ValueError):
+            continue
+    return out
+
+
+def _namespace() -> SimpleNamespace:
+    from service.view.boards import inca_empire
+    from service.view.boards import machu_picchu
+    return SimpleNamespace(seat_colour=seat_colour, colours=SEAT_COLOURS, int_keys=int_keys,
+                           machu_picchu=machu_picchu, inca_empire=inca_empire)
+
+
+def init_app(app) -> None:
+    """Make the pictures available to every template (pages and mail) as ``boards``."""
+    app.jinja_env.globals["boards"] = _namespace()

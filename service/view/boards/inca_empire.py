@@ -1,0 +1,363 @@
+"""Inca Empire: the table of cards around Cusco, drawn from ``engine.view`` output.
+
+``svg(view)`` is the grid for the play page: one column per region (coastal, plateau,
+mountain; Machu Picchu's column when it is out), a card per location with its owner, Fame
+tokens, temple and storage huts, and the roads between locations in their builder's colour with
+their cost.  ``mail_html(view)`` is the same grid as an inline-styled HTML table.  Card faces
+(names, text, goals) come from the engine's public card tables, looked up by the ids the view
+gives; the view alone decides which ids a seat may see.
+
+Every word shown is in the page's or mail's language (issue 7): the board's own texts through
+``_``; the engine's terms (card names, regions, goods, card texts) and phrases through ``tr``,
+from the ``inca_empire`` catalog (translations/inca_empire.cfg).
+"""
+from __future__ import annotations
+
+from html import escape
+
+from markupsafe import Markup
+
+from engine.text import N_, render
+from service.view.boards import _, seat_colour
+
+REGIONS = ("coastal", "plateau", "mountain", "Machu Picchu")
+COLUMN_TITLES = (N_("Coastal"), N_("Plateau"), N_("Mountain"), N_("Machu Picchu"))
+REGION_FILL = {"coastal": "#dcecf5", "plateau": "#f3ead2", "mountain": "#e3e0ec",
+               "wild": "#e4efdc"}
+REGION_BAND = ("#eef5fa", "#faf5e8", "#f1eff6", "#f5f0e2")
+GOOD_ICON = {"fish": "🐟", "corn": "🌽", "potatoes": "🥔"}
+TYPE_TEXT = {"city": N_("city"), "colca": N_("Colca"), "start": N_("start city"),
+             "cusco": N_("capital"), "trade": N_("Trade Agreement"),
+             "workforce": N_("Extra Workforce")}
+# What a step of a card action is called while it is open (view "pending.step").
+STEP_TEXT = {"place": N_("placing a card"), "terrace": N_("a Terrace's action"),
+             "restrict": N_("placing a Route Restriction"), "stock": N_("stocking storage huts"),
+             "temple": N_("building a temple")}
+ACTION_GROUPS = (
+    ("show", N_("Show cards for the draft"), N_("Chosen face down; everyone reveals together.")),
+    ("take", N_("Take a card from the draft"), ""),
+    ("build", N_("Build a city or Colca"), ""),
+    ("road", N_("Build a road"), ""),
+    ("temple", N_("Build a temple"), ""),
+    ("stock", N_("Stock a storage hut"), ""),
+    ("place", N_("Place"), ""),
+    ("restrict", N_("Route restriction"), ""),
+    ("workforce", N_("Play Extra Workforce"), ""),
+    ("trade", N_("Make a Trade Agreement"), ""),
+    ("terrace", N_("Build a Terrace (face down)"), ""),
+)
+FINISH = {"pass", "skip", "done", "nothing"}
+CW, CH, GAP, TOP = 136, 98, 24, 26
+INK, MUTED = "#1d1b16", "#5d574b"
+
+
+def _e(value) -> str:
+    return escape(str(value), quote=True)
+
+
+def tr(text) -> str:
+    """An engine term or phrase (a card name, a region, a good, a card's text, a log line) in
+    the page's or mail's language; outside an app context, English."""
+    from flask import has_app_context
+
+    if not text:
+        return "" if text is None else str(text)
+    if has_app_context():
+        from flask_babel import get_translations
+
+        from service.view.i18n import said, shown
+
+        return said(shown(text), get_translations().gettext)
+    return render(text)
+
+
+def card_name(card_id: str) -> str:
+    """A card's name in the reader's language (ids are never translated)."""
+    return tr(card(card_id).get("name") or card_id)
+
+
+def card(card_id: str) -> dict:
+    """The public face of a card id (engine card tables), or a stub for an unknown id."""
+    try:
+        from engine.games.inca_empire import cards as tables
+    except ImportError:                                   # pragma: no cover
+        return {"id": card_id, "name": card_id, "type": "?"}
+    if card_id == tables.CUSCO["id"]:
+        return tables.CUSCO
+    for group in ("START_CARDS", "ERA_CARDS", "GOALS"):
+        for c in getattr(tables, group, ()):
+            if c["id"] == card_id:
+                return c
+    found = getattr(tables, "CARDS", {})
+    return found.get(card_id, {"id": card_id, "name": card_id, "type": "?"}) \
+        if isinstance(found, dict) else {"id": card_id, "name": card_id, "type": "?"}
+
+
+def card_text(card_id: str) -> str:
+    """One line saying what a card in a hand is and does, in the reader's language."""
+    c = card(card_id)
+    kind = c.get("type")
+    region = tr(c.get("region", ""))
+    if kind in ("city", "start"):
+        if c.get("temple"):
+            return _("%(region)s city, fame %(fame)s, temple %(temple)s", region=region,
+                     fame=c.get("fame", 0), temple=c["temple"])
+        return _("%(region)s city, fame %(fame)s", region=region, fame=c.get("fame", 0))
+    if kind == "colca":
+        huts = " ".join(GOOD_ICON.get(g, g) for g in c.get("huts", ()))
+        return _("%(region)s Colca, fame %(fame)s, huts %(huts)s", region=region,
+                 fame=c.get("fame", 0), huts=huts)
+    if kind == "trade":
+        return tr((c.get("effect") or {}).get("text") or N_("Trade Agreement"))
+    if kind == "workforce":
+        return tr((c.get("action") or {}).get("text") or N_("Extra Workforce"))
+    if "text" in c:
+        return _("%(goal)s (%(n)s points)", goal=tr(c["text"]), n=c.get("points", 0))
+    return str(kind)
+
+
+def goal_text(goal_id: str) -> str:
+    """A Goal card's condition in the reader's language."""
+    return tr(card(goal_id).get("text") or goal_id)
+
+
+def type_text(kind) -> str:
+    return tr(TYPE_TEXT.get(kind, kind or ""))
+
+
+def temple_owner(temple):
+    """The view gives a built temple as ``{"owner": seat, "tokens": n}`` (or a bare seat)."""
+    if isinstance(temple, dict):
+        return temple.get("owner")
+    return temple
+
+
+def player_name(view: dict, seat) -> str:
+    for p in view.get("players") or []:
+        if p.get("seat") == seat:
+            return p.get("name", _("Seat %(n)s", n=seat))
+    return _("Seat %(n)s", n=seat)
+
+
+def _bounds(view: dict):
+    table = view.get("table") or []
+    rows = [t["row"] for t in table] or [0]
+    cols = [t["column"] for t in table] or [0]
+    return min(rows), max(rows), max(2, max(cols))
+
+
+def _centre(col: int, row: int, top_row: int) -> tuple[float, float]:
+    return (GAP / 2 + col * CW + (CW - GAP) / 2,
+            TOP + (row - top_row) * CH + (CH - GAP) / 2)
+
+
+def _token(x, y, seat, text, title, r=8.0) -> str:
+    c = seat_colour(seat)
+    return (f'<g><title>{_e(title)}</title><circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" '
+            f'fill="{c["fill"]}" stroke="#ffffff" stroke-width="1.5"/>'
+            f'<text x="{x:.1f}" y="{y + 3.8:.1f}" text-anchor="middle" font-size="10.5" '
+            f'font-weight="700" fill="{c["ink"]}">{_e(text)}</text></g>')
+
+
+def _card_svg(view: dict, t: dict, top_row: int) -> str:
+    cx, cy = _centre(t["column"], t["row"], top_row)
+    w, h = CW - GAP, CH - GAP
+    x, y = cx - w / 2, cy - h / 2
+    fill = REGION_FILL.get(t.get("region"), "#ffffff")
+    owner = t.get("owner")
+    stroke = seat_colour(owner)["fill"] if owner is not None else "#8d7a4f"
+    width = 3.5 if owner is not None else 1.5
+    kind = type_text(t.get("type"))
+    name = tr(t["name"])
+    details = [_("%(name)s (%(kind)s, %(region)s)", name=name, kind=kind,
+                 region=tr(t.get("region")))]
+    if owner is not None:
+        details.append(_("claimed by %(name)s with %(n)s Fame token(s)",
+                         name=player_name(view, owner), n=t.get("fame_tokens", 0)))
+    if t.get("temple_cost"):
+        built = temple_owner(t.get("temple"))
+        details.append(_("temple built by %(name)s", name=player_name(view, built))
+                       if built is not None else
+                       _("temple site (%(n)s tokens)", n=t["temple_cost"]))
+    if t.get("restricted"):
+        details.append(_("route restricted"))
+    out = [f'<g class="ie-card" data-card="{_e(t["card"])}"><title>{_e("; ".join(details))}</title>',
+           f'<rect x="{x:.1f}" y="{y:.1f}" width="{w}" height="{h}" rx="8" fill="{fill}" '
+           f'stroke="{stroke}" stroke-width="{width}"/>',
+           f'<text x="{cx:.1f}" y="{y + 15:.1f}" text-anchor="middle" font-size="11.5" '
+           f'font-weight="700" fill="{INK}">{_e(name[:18])}</text>',
+           f'<text x="{cx:.1f}" y="{y + 28:.1f}" text-anchor="middle" font-size="9.5" '
+           f'fill="{MUTED}">{_e(kind)}{" ⛔" if t.get("restricted") else ""}</text>']
+    if owner is not None:
+        out.append(_token(x + 12, y + h - 12, owner, str(t.get("fame_tokens", 0)),
+                          _("%(name)s: %(n)s Fame token(s)", name=player_name(view, owner),
+                            n=t.get("fame_tokens", 0))))
+    if t.get("temple_cost"):
+        built = temple_owner(t.get("temple"))
+        tf = seat_colour(built)["fill"] if built is not None else "#ffffff"
+        title = details[-1] if not t.get("restricted") else _("temple")
+        out.append(f'<g><title>{_e(title)}</title>'
+                   f'<polygon points="{x + w - 22:.1f},{y + h - 4:.1f} {x + w - 4:.1f},{y + h - 4:.1f} '
+                   f'{x + w - 13:.1f},{y + h - 20:.1f}" fill="{tf}" stroke="{INK}" '
+                   f'stroke-width="1"/></g>')
+    for i, hut in enumerate(t.get("huts") or []):
+        hx = x + 30 + i * 22
+        # (Texts for the catalog stay outside f-strings: pybabel does not look inside them.)
+        if hut.get("tokens"):
+            title = _("storage hut: %(good)s, stocked by %(names)s", good=tr(hut.get("good")),
+                      names=", ".join(player_name(view, s) for s in hut["tokens"]))
+        else:
+            title = _("storage hut: %(good)s, empty", good=tr(hut.get("good")))
+        out.append(f'<g><title>{_e(title)}'
+                   f'</title><rect x="{hx:.1f}" y="{y + h - 24:.1f}" width="19" height="19" rx="3" '
+                   f'fill="#ffffff" stroke="#8d7a4f"/>'
+                   f'<text x="{hx + 9.5:.1f}" y="{y + h - 10:.1f}" text-anchor="middle" '
+                   f'font-size="11">{_e(GOOD_ICON.get(hut.get("good"), "?"))}</text></g>')
+        for j, seat in enumerate(hut.get("tokens") or []):
+            c = seat_colour(seat)
+            out.append(f'<circle cx="{hx + 16 - j * 6:.1f}" cy="{y + h - 22:.1f}" r="4.5" '
+                       f'fill="{c["fill"]}" stroke="#ffffff"/>')
+    out.append("</g>")
+    return "".join(out)
+
+
+def _road_lines(view: dict, top_row: int) -> list:
+    """Centre-to-centre lines; roads joining the same two locations run side by side."""
+    pairs: dict = {}
+    for road in view.get("roads") or []:
+        pairs.setdefault(frozenset((tuple(road["a"]), tuple(road["b"]))), []).append(road)
+    out = []
+    for roads in pairs.values():
+        for i, road in enumerate(roads):
+            (ac, ar), (bc, br) = road["a"], road["b"]
+            x1, y1 = _centre(ac, ar, top_row)
+            x2, y2 = _centre(bc, br, top_row)
+            # The side-by-side offset is taken from the pair in a fixed order, so a road
+            # listed b->a goes beside one listed a->b instead of on top of it.
+            (sx1, sy1), (sx2, sy2) = sorted(((x1, y1), (x2, y2)))
+            dx, dy = sx2 - sx1, sy2 - sy1
+            length = (dx * dx + dy * dy) ** 0.5 or 1
+            shift = (i - (len(roads) - 1) / 2) * 18
+            ox, oy = -dy / length * shift, dx / length * shift
+            out.append((road, (x1 + ox, y1 + oy, x2 + ox, y2 + oy)))
+    return out
+
+
+def svg(view: dict) -> Markup:
+    top_row, bottom_row, last_col = _bounds(view)
+    cols = last_col + 1
+    width = cols * CW
+    height = TOP + (bottom_row - top_row + 1) * CH
+    names = ", ".join(f"{tr(t['name'])} ({t['column']},{t['row']})" for t in view.get("table") or [])
+    title = _("The table: %(locations)s locations around Cusco, %(roads)s roads",
+              locations=len(view.get("table") or []), roads=len(view.get("roads") or []))
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="ie-board" viewBox="0 0 {width} {height}" '
+           f'role="img" aria-labelledby="ie-svg-title ie-svg-desc" '
+           f'font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif">',
+           f'<title id="ie-svg-title">{_e(title)}</title>',
+           f'<desc id="ie-svg-desc">{_e(names)}</desc>']
+    for c in range(cols):
+        out.append(f'<rect x="{c * CW}" y="0" width="{CW}" height="{height}" '
+                   f'fill="{REGION_BAND[min(c, 3)]}"/>'
+                   f'<text x="{c * CW + CW / 2}" y="17" text-anchor="middle" font-size="11" '
+                   f'font-weight="700" fill="{MUTED}">{_e(tr(COLUMN_TITLES[min(c, 3)]))}</text>')
+    placed = _road_lines(view, top_row)
+    for road, (x1, y1, x2, y2) in placed:
+        c = seat_colour(road.get("owner"))
+        title = _("road of %(name)s, %(n)s token(s)", name=player_name(view, road.get("owner")),
+                  n=road.get("cost"))
+        out.append(f'<g><title>{_e(title)}</title>'
+                   f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+                   f'stroke="{c["fill"]}" stroke-width="6" stroke-linecap="round"/></g>')
+    for t in view.get("table") or []:
+        out.append(_card_svg(view, t, top_row))
+    # Road costs on top, at the middle of each road (in the gap between cards).
+    taken: list[tuple[float, float]] = []
+    for road, (x1, y1, x2, y2) in placed:
+        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+        length = ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5 or 1
+        for step in (0, 16, -16, 32, -32):        # crossing roads: keep both costs readable
+            px, py = mx + (x2 - x1) / length * step, my + (y2 - y1) / length * step
+            if all((px - qx) ** 2 + (py - qy) ** 2 > 15 ** 2 for qx, qy in taken):
+                break
+        mx, my = px, py
+        taken.append((mx, my))
+        out.append(_token(mx, my, road.get("owner"), str(road.get("cost", "")),
+                          _("road of %(name)s, %(n)s token(s)",
+                            name=player_name(view, road.get("owner")), n=road.get("cost")),
+                          r=7.5))
+    out.append("</svg>")
+    return Markup("".join(out))
+
+
+def group_actions(view: dict, actions: list) -> list[dict]:
+    groups = []
+    taken = set()
+    for key, title, hint in ACTION_GROUPS:
+        links = [a for a in actions if a.action.get("type") == key]
+        if links:
+            groups.append({"key": key, "title": title, "hint": hint, "links": links})
+            taken.update(id(a) for a in links)
+    finish = [a for a in actions if id(a) not in taken and a.action.get("type") in FINISH]
+    other = [a for a in actions if id(a) not in taken and a.action.get("type") not in FINISH]
+    if other:
+        groups.append({"key": "other", "title": N_("Other choices"), "hint": "", "links": other})
+    if finish:
+        groups.append({"key": "finish", "title": N_("Or finish"), "hint": "", "links": finish})
+    return groups
+
+
+def mail_html(view: dict) -> Markup:
+    """The grid of the table as an HTML table (no SVG: mail clients drop it)."""
+    top_row, bottom_row, last_col = _bounds(view)
+    at = {(t["column"], t["row"]): t for t in view.get("table") or []}
+    head = "".join(f'<th style="padding:3px;font-size:12px;color:{MUTED};background:'
+                   f'{REGION_BAND[min(c, 3)]};">{_e(tr(REGIONS[min(c, 3)]))}</th>'
+                   for c in range(last_col + 1))
+    rows = []
+    for r in range(top_row, bottom_row + 1):
+        cells = []
+        for c in range(last_col + 1):
+            t = at.get((c, r))
+            if t is None:
+                cells.append(f'<td style="padding:3px;background:{REGION_BAND[min(c, 3)]};"></td>')
+                continue
+            owner = t.get("owner")
+            border = seat_colour(owner)["fill"] if owner is not None else "#8d7a4f"
+            bits = [f'<strong>{_e(tr(t["name"]))}</strong>',
+                    f'<span style="color:{MUTED};font-size:11px;">'
+                    f'{_e(type_text(t.get("type")))}</span>']
+            if owner is not None:
+                cc = seat_colour(owner)
+                bits.append(f'<span style="display:inline-block;padding:0 5px;border-radius:9px;'
+                            f'background:{cc["fill"]};color:{cc["ink"]};font-weight:bold;">'
+                            f'{_e(player_name(view, owner))} ★{t.get("fame_tokens", 0)}</span>')
+            if t.get("temple_cost"):
+                built = temple_owner(t.get("temple"))
+                bits.append(_e(_("temple: %(name)s", name=player_name(view, built))
+                               if built is not None else
+                               _("temple: open (%(n)s)", n=t["temple_cost"])))
+            if t.get("huts"):
+                bits.append(" ".join(
+                    GOOD_ICON.get(h.get("good"), "?")
+                    + ("(" + ",".join(_e(player_name(view, s)[:1]) for s in h["tokens"]) + ")"
+                       if h.get("tokens") else "") for h in t["huts"]))
+            if t.get("restricted"):
+                bits.append("⛔ " + _e(_("restricted")))
+            cells.append(f'<td style="padding:4px;border:3px solid {border};border-radius:6px;'
+                         f'background:{REGION_FILL.get(t.get("region"), "#ffffff")};color:{INK};'
+                         f'font-size:12px;vertical-align:top;width:33%;">{"<br>".join(bits)}</td>')
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    grid = (f'<table role="presentation" cellpadding="0" cellspacing="4" style="border-collapse:'
+            f'separate;width:100%;margin:0 0 8px 0;"><tr>{head}</tr>{"".join(rows)}</table>')
+    names = {(t["column"], t["row"]): tr(t["name"]) for t in view.get("table") or []}
+    roads = "".join(
+        f'<li>{_e(names.get(tuple(r["a"]), r["a"]))} – {_e(names.get(tuple(r["b"]), r["b"]))}: '
+        f'{_e(player_name(view, r.get("owner")))}, {_e(_("%(n)s token(s)", n=r.get("cost")))}</li>'
+        for r in view.get("roads") or [])
+    if roads:
+        heading = _("Roads")
+        grid += (f'<p style="margin:4px 0;color:{INK};"><strong>{_e(heading)}</strong></p>'
+                 f'<ul style="margin:0 0 8px 0;padding-left:18px;color:{INK};font-size:13px;">'
+                 f'{roads}</ul>')
+    return Markup(grid)

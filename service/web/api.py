@@ -1,0 +1,157 @@
+"""The JSON API.  Every error is a JSON body ``{"error": ...}`` with a 4xx and no new event."""
+from __future__ import annotations
+
+import hmac
+
+from flask import Blueprint, jsonify, request
+
+from service.web.app import services
+from service.application.confirmations import own_move
+from service.web.errors import json_errors
+from service.application.games import create_game, load
+from service.store.history import superseded_seqs
+from service.application.moves import load_for_secret, make_move
+from service.view.presenter import secret_for
+from service.core.validation import (BadInput, bounded_number, json_document, one_address,
+                                person_name)
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+MAX_SEED = 2**256 - 1
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+@bp.errorhandler(ApiError)
+def _api_error(error: ApiError):
+    return jsonify(error=str(error)), error.status
+
+
+json_errors(bp)
+
+
+BODY_RULE = "the body must be a JSON object (Content-Type: application/json)"
+
+
+def _json_body() -> dict:
+    """The body as a JSON object, bounded in size and depth (``validation.json_document``)."""
+    if not request.is_json:
+        raise ApiError(400, BODY_RULE)
+    try:
+        data = json_document(request.get_data(cache=True))
+    except BadInput as error:
+        raise ApiError(400, f"{error}; {BODY_RULE}") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, BODY_RULE)
+    return data
+
+
+def _require_admin() -> None:
+    token = services().settings.admin_token
+    header = request.headers.get("Authorization", "")
+    given = header[7:] if header.startswith("Bearer ") else ""
+    if not token or not given or not hmac.compare_digest(token.encode(), given.encode()):
+        raise ApiError(403, "admin token required (Authorization: Bearer …)")
+
+
+def _players(data: dict) -> list[dict]:
+    players = data.get("players")
+    if not isinstance(players, list) or not players:
+        raise ApiError(400, "players must be a non-empty list of {name, email}")
+    clean = []
+    for i, player in enumerate(players):
+        who = f"players[{i}]"
+        if not isinstance(player, dict):
+            raise ApiError(400, f"{who} must be an object {{name, email}}")
+        clean.append({"name": person_name(player.get("name"), who),
+                      "email": one_address(player.get("email"), who)})
+    return clean
+
+
+def _seed(data: dict) -> int | None:
+    """A site admin's seed (tests, a replayed table): a whole number of at most 256 bits."""
+    seed = data.get("seed")
+    return None if seed is None else bounded_number(seed, "seed", 0, MAX_SEED, whole=True)
+
+
+@bp.post("/games")
+def create():
+    _require_admin()
+    data = _json_body()
+    svc = services()
+    if not isinstance(data.get("game"), str):
+        raise ApiError(400, "game must be a game name, e.g. \"incan_gold\"")
+    players, seed = _players(data), _seed(data)
+    with svc.db.unit_of_work() as session:
+        game_id, outcome = create_game(session, data["game"], players, seed,
+                                       data.get("options"), "admin", svc.clock(),
+                                       svc.settings.mail_domain, clock=data.get("clock"))
+        loaded = load(session, game_id)
+        urls = [f"{svc.settings.base_url}/play/{secret_for(svc.settings, loaded, s.seat)}"
+                for s in loaded.seats]
+    svc.dispatch(outcome.outbox_ids)
+    return jsonify(id=game_id, seq=outcome.seq, seats=[
+        {"seat": i, "name": p["name"], "play_url": urls[i]} for i, p in enumerate(players)]), 201
+
+
+@bp.get("/games/<game_id>")
+def game_status(game_id: str):
+    _require_admin()
+    svc = services()
+    with svc.db.reading() as session:
+        loaded = load(session, game_id)
+        events = loaded.events.all()  # every event, read while the session is open
+    superseded = superseded_seqs(events)
+    return jsonify(
+        id=game_id, game=loaded.game.name, status=loaded.row.status, seq=loaded.seq,
+        to_act=loaded.game.to_act(loaded.state), outcome=_outcome_json(loaded),
+        players=[{"seat": s.seat, "name": s.name, "email": s.email} for s in loaded.seats],
+        events=[{"seq": e.seq, "kind": e.kind, "payload": e.payload, "actor": e.actor,
+                 "recorded_at": e.recorded_at.isoformat(), "prev_hash": e.prev_hash,
+                 "hash": e.hash, "superseded": e.seq in superseded} for e in events])
+
+
+def _outcome_json(loaded):
+    result = loaded.game.outcome(loaded.state)
+    if result is None:
+        return None
+    return {"scores": {str(k): v for k, v in result["scores"].items()},
+            "winners": result["winners"]}
+
+
+def _seat_payload(loaded, seat: int) -> dict:
+    """What ``presenter.seat_context`` shows a seat, as JSON: its view and its legal actions
+    (none unless it must act in an active game).  Built here, not from ``seat_context``,
+    whose links (a signed secret, a URL per action) the API does not send: every move's
+    answer is one of these."""
+    game, state = loaded.game, loaded.state
+    to_act = game.to_act(state)
+    acting = loaded.row.status == "active" and seat in to_act
+    return {"game": game.name, "game_id": loaded.row.id, "seat": seat,
+            "seq": loaded.seq, "view": game.view(state, seat), "to_act": to_act,
+            "legal_actions": game.legal_actions(state, seat) if acting else [],
+            "outcome": _outcome_json(loaded)}
+
+
+@bp.get("/play/<secret>")
+def play_state(secret: str):
+    svc = services()
+    with svc.db.reading() as session:
+        loaded, seat = load_for_secret(session, svc, secret)
+    return jsonify(_seat_payload(loaded, seat))
+
+
+@bp.post("/play/<secret>")
+def play_move(secret: str):
+    data = _json_body()
+    if "action" not in data or "seq" not in data:
+        raise ApiError(400, "send {\"action\": {...}, \"seq\": <the seq you saw>}")
+    svc = services()
+    outcome = make_move(svc, secret, data["action"], data["seq"])
+    answer = _seat_payload(outcome.loaded, outcome.seat)
+    mine = own_move(outcome.loaded, outcome.seat)  # never a bot's move made after it
+    answer["move"] = {"seq": mine.seq, "label": mine.payload.get("label", "")} if mine else None
+    return jsonify(answer)

@@ -1,0 +1,158 @@
+"""The Flask application factory and the services it wires together."""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from functools import cached_property
+from datetime import datetime, timezone
+from typing import Callable
+
+from flask import Flask, current_app
+from flask_wtf.csrf import CSRFProtect
+
+from service.web import request_checks
+from service.core.config import ROOT, Settings, from_env
+from service.web.cookie_sessions import CookieSessions
+from service.store.db import Database
+from service.mail.delivery import deliver, transport_for
+from service.mail.dispatch import CeleryDispatcher, InlineDispatcher
+from service.web.json_response import JSONResponses
+from service.web.limits import limiter
+
+csrf = CSRFProtect()
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+@dataclass
+class Services:
+    settings: Settings
+    db: Database
+    clock: Callable[[], datetime]
+    dispatch: Callable
+
+    def deliver(self, outbox_id: int) -> str:
+        return deliver(self.db, self.settings, outbox_id, self.clock(), self.transport)
+
+    @cached_property
+    def transport(self):
+        """One per process, so an SMTP connection is reused from mail to mail."""
+        return transport_for(self.settings)
+
+
+def services() -> Services:
+    return current_app.extensions["chasqui"]
+
+
+def create_app(settings: Settings | None = None, clock: Callable[[], datetime] = utc_now,
+               upgrade: bool = False) -> Flask:
+    settings = settings or from_env()
+    app = Flask(__name__, template_folder=str(ROOT / "templates"),
+                static_folder=str(ROOT / "service" / "static"))
+    app.json = JSONResponses(app)
+    app.session_interface = CookieSessions()
+    app.config.update(
+        SECRET_KEY=settings.secret_key,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=settings.base_url.startswith("https://"),
+        WTF_CSRF_TIME_LIMIT=None,
+        MAX_CONTENT_LENGTH=64 * 1024,
+    )
+    db = Database(settings.database_url)
+    if upgrade:
+        db.upgrade()
+    chasqui = Services(settings, db, clock, dispatch=None)
+    if settings.embedded_tasks:
+        chasqui.dispatch = InlineDispatcher(chasqui.deliver)
+    else:
+        chasqui.dispatch = CeleryDispatcher(settings.redis_url, settings.queue)
+    app.extensions["chasqui"] = chasqui
+    csrf.init_app(app)
+    app.config.setdefault("RATELIMIT_STORAGE_URI", settings.redis_url or "memory://")
+    app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
+    from service.web import limits
+    limits.init_app(app, settings)  # issue 10: default limit, 429 page, security headers
+    limiter.init_app(app)
+    request_checks.init_app(app)  # NUL in a path or query, JSON nested too deep: 400
+    _register(app, settings)
+    logging.basicConfig(level=logging.INFO)
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+    return app
+
+
+def _register(app: Flask, settings: Settings) -> None:
+    from service.web import api
+    from service.view import boards
+    from service.web import cli
+    from service.web import pages
+    from service.web import play
+    from service.web import verify_pages
+    boards.init_app(app)  # the game pictures for templates (issue 8)
+    from service.web.errors import page_errors
+
+    page_errors(app)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(play.bp)
+    from service.web import vacation
+    app.register_blueprint(vacation.bp)
+    from service.web import zones
+    app.register_blueprint(zones.bp)
+    app.jinja_env.globals["zone_choices"] = zones.COMMON
+    from service.web import planning
+    app.register_blueprint(planning.bp)
+    app.register_blueprint(api.bp)
+    csrf.exempt(api.bp)
+    verify_pages.init_app(app, csrf)  # finished games' records and /verify (fair play)
+    from service.web import openapi
+    app.register_blueprint(openapi.bp)  # GET /api/openapi.json (issue 9)
+    if settings.local_mailbox:
+        from service.web import mailbox
+        app.register_blueprint(mailbox.bp)
+    app.cli.add_command(cli.group)
+    _register_admin(app)
+    _register_mail(app)
+    _register_accounts(app)
+
+
+def _register_admin(app: Flask) -> None:
+    """Issue 6: admin pages (CSRF via CSRFProtect) and the admin JSON API (checks CSRF
+    itself for cookie logins, so that Bearer-token callers need no CSRF token)."""
+    from service.web import admin_api
+    from service.web import seat_offer_pages
+    from service.web import admin_pages as admin_views
+    app.register_blueprint(admin_views.bp)
+    app.register_blueprint(admin_api.bp)
+    csrf.exempt(admin_api.bp)
+    app.register_blueprint(seat_offer_pages.bp)  # a newcomer answers an offer of a seat
+
+
+def _register_mail(app: Flask) -> None:
+    """Issue 7: languages (Flask-Babel), mail replies (webhook, CSRF-exempt: authorised by
+    CHASQUI_INBOUND_TOKEN), table talk, my games + one-click unsubscribe (the unsubscribe
+    blueprint alone is CSRF-exempt: authorised by its signed token), spectators, rematch."""
+    from service.view import i18n
+    from service.web import mailpages
+    from service.web import rematch
+    from service.web import spectate
+    from service.web import talk
+    from service.web import inbound_webhook as webhook
+    i18n.init_app(app)
+    app.register_blueprint(webhook.bp)
+    csrf.exempt(webhook.bp)
+    talk.init_app(app)
+    mailpages.init_app(app, csrf)
+    spectate.init_app(app)
+    app.register_blueprint(rematch.bp)
+
+
+def _register_accounts(app: Flask) -> None:
+    """Issue 10: sign in by mail, organisers' pages, invitation landing pages, the lobby."""
+    from service.web import invitation_pages
+    from service.web import lobby
+    from service.web import organiser
+    from service.web import signin
+    for blueprint in (signin.bp, organiser.bp, invitation_pages.bp, lobby.bp):
+        app.register_blueprint(blueprint)

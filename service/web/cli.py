@@ -1,0 +1,195 @@
+"""``flask --app service.web.wsgi chasqui …``: operations from the command line."""
+from __future__ import annotations
+
+import logging
+import sys
+
+import click
+from flask.cli import AppGroup
+from sqlalchemy import select
+
+from service.store import fairness
+
+from service.store import events as store
+from service.web.app import services
+from service.mail.delivery import due_ids
+from service.store.models import GameRow
+from service.store.events import verify_chain
+
+log = logging.getLogger(__name__)
+
+group = AppGroup("chasqui", help="Chasqui operations.")
+
+FILE_LIMIT = 256 * 1024 * 1024  # a record file read by hand: far beyond any game's, still bounded
+DEMO_PLAYERS = [("Ana", "ana@example.com"), ("Ben", "ben@example.com"),
+                ("Cai", "cai@example.com"), ("Dee", "dee@example.com")]
+
+
+@group.command("upgrade")
+def upgrade():
+    """Apply every Alembic migration (the Procfile's release step)."""
+    services().db.upgrade()
+    click.echo("schema is at head")
+
+
+@group.command("demo")
+@click.option("--game", default="incan_gold")
+@click.option("--if-empty", is_flag=True, help="only when no game exists yet")
+@click.option("--accept/--no-accept", default=True,
+              help="accept the invitations for the demo players (default), or leave them to you")
+def demo(game: str, if_empty: bool, accept: bool):
+    """Ana organises a demo game and invites Ben, Cai and Dee (issue 10: the organiser flow);
+    mail lands in the local mailbox.  Prints the play links (or, with --no-accept, the
+    invitation links)."""
+    from service.application.demo import create_demo
+    from service.store.models import PendingGameRow
+
+    svc = services()
+    base = svc.settings.base_url
+    if if_empty:
+        with svc.db.reading() as session:
+            first = (session.scalars(select(GameRow.id).limit(1)).first()
+                     or session.scalars(select(PendingGameRow.id).limit(1)).first())
+        if first is not None:
+            click.echo(f"games exist already; mailbox: {base}/mailbox/")
+            return
+    result = create_demo(svc, game, DEMO_PLAYERS, accept=accept)
+    click.echo(f"demo: {DEMO_PLAYERS[0][0]} ({result.organiser}) organised a game of {game} "
+               f"and invited {', '.join(n for n, _ in DEMO_PLAYERS[1:])}")
+    if result.game_id:
+        click.echo(f"  the demo players accepted; demo game {result.game_id} ({game}) started")
+        for name, url in result.play_links:
+            click.echo(f"  {name}: {url}")
+    else:
+        click.echo("  the game starts when every invitation is accepted; accept them here "
+                   "(or from the invitation mails in the mailbox):")
+        for name, url in result.invitation_links:
+            click.echo(f"  {name}: {url}")
+    click.echo(f"  organise your own game: {base}/organise/new (sign in by mail, no password)")
+    if svc.settings.local_mailbox:
+        click.echo(f"  mailbox: {base}/mailbox/")
+
+
+@group.command("verify")
+@click.argument("game_id", required=False)
+def verify(game_id: str | None):
+    """Check every event hash chain (or one game's); exit 1 if any is broken, 2 if the game
+    asked for does not exist."""
+    svc = services()
+    broken = 0
+    with svc.db.reading() as session:
+        if game_id is not None and session.get(GameRow, game_id) is None:
+            click.echo(f"{game_id}: no such game", err=True)
+            sys.exit(2)
+        ids = [game_id] if game_id else list(session.scalars(select(GameRow.id).order_by(GameRow.id)))
+        for gid in ids:
+            report = verify_chain(gid, store.load(session, gid))
+            status = "ok" if report.ok else f"BROKEN at seq {report.broken_at}: {report.reason}"
+            click.echo(f"{gid}: {report.events} events, {status}")
+            broken += not report.ok
+    sys.exit(1 if broken else 0)
+
+
+@group.command("verify-record")
+@click.argument("record", type=click.File("rb"))
+def verify_record(record):
+    """Check a finished game's public record (the JSON file its players and spectators can
+    download): the commitment, the hash chain, and a replay of every move to the recorded
+    outcome.  Needs no database.  Exit 0 if every check passes, else 1."""
+    verdict = fairness.check_text(record.read(), FILE_LIMIT)
+    for check in verdict.checks:
+        click.echo(f"{'ok' if check.ok else 'FAILED'}  {check.name}: {check.detail}")
+    click.echo(f"{verdict.game_id or 'the record'}: {'verified' if verdict.ok else 'NOT verified'}")
+    sys.exit(0 if verdict.ok else 1)
+
+
+@group.command("sweep")
+def sweep():
+    """Deliver outbox rows left unsent (what the beat task does every minute)."""
+    click.echo(f"swept {sweep_outboxes(services())} rows")
+
+
+def sweep_outboxes(svc) -> int:
+    """Deliver the due rows of the game outbox and of the accounts' (sign-in links,
+    invitations); returns how many were due.  A row whose delivery raises is logged with its
+    id and the next row goes on (a delivery records its own row's faults: ``delivery.fault``)."""
+    from service.mail import mailer
+
+    ids = due_ids(svc.db, svc.clock())
+    each_row("outbox", ids, svc.deliver)
+    account_ids = mailer.due_ids(svc.db, svc.clock())
+    each_row("account mail", account_ids,
+             lambda mail_id: mailer.deliver(svc.db, svc.settings, mail_id, svc.clock()))
+    return len(ids) + len(account_ids)
+
+
+def each_row(what: str, ids: list[int], deliver_one) -> None:
+    for row_id in ids:
+        try:
+            deliver_one(row_id)
+        except Exception:  # noqa: BLE001 - one row must never stop the rest
+            log.exception("%s %s could not be delivered; the next sweep tries again", what, row_id)
+
+
+@group.command("sweep-deadlines")
+def sweep_deadlines_command():
+    """Fire due reminders and timeouts (what the beat task does every minute)."""
+    click.echo(f"fired deadlines; {fire_deadlines(services())} mails queued")
+
+
+def fire_deadlines(svc) -> int:
+    from service.application import deadlines
+    ids = deadlines.sweep(svc.db, svc.clock(), svc.settings.mail_domain)
+    svc.dispatch(ids)
+    return len(ids)
+
+
+def send_digests(svc) -> int:
+    from service.mail import digest
+    ids = digest.plan(svc.db, svc.clock(), svc.settings.mail_domain)
+    svc.dispatch(ids)
+    return len(ids)
+
+
+@group.command("tick")
+@click.option("--every", default=60.0, help="seconds between sweeps")
+def tick(every: float):
+    """The embedded default's beat: every minute, fire due deadlines, send the daily digests
+    and deliver owed mail (what Celery beat does in production).  Each step that fails is
+    logged and the next one runs; the loop never stops for one bad row or game."""
+    import time
+
+    svc = services()
+    while True:
+        tick_once(svc)
+        time.sleep(every)
+
+
+def tick_once(svc) -> None:
+    for step in (fire_deadlines, send_digests, sweep_outboxes):
+        try:
+            step(svc)
+        except Exception:  # noqa: BLE001 - the beat goes on; the next tick tries again
+            log.exception("tick: %s failed; the next tick tries again", step.__name__)
+
+
+@group.command("create-admin")
+@click.argument("email")
+@click.option("--password", help="the password (asked for, hidden, when not given)")
+@click.option("--game", "games", multiple=True,
+              help="make an admin of this game only (repeatable); without it: a site admin")
+def create_admin_command(email: str, password: str | None, games: tuple[str, ...]):
+    """Create an admin account, or set a new password for an existing one (issue 6)."""
+    from service.application.admin_auth import AdminError, create_admin
+
+    if password is None:
+        password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
+    svc = services()
+    try:
+        with svc.db.unit_of_work() as session:
+            row = create_admin(session, email, password, svc.clock(), site=not games, games=games)
+            kind = "site admin" if row.is_site_admin else f"admin of {', '.join(games)}"
+            address = row.email
+    except AdminError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"{address} is a {kind}; log in at {svc.settings.base_url}/admin/login")

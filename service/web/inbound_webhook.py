@@ -1,0 +1,41 @@
+"""``POST /inbound/mail``: a mail provider's inbound webhook hands us the raw RFC 5322 message.
+
+Authorised by the shared secret ``CHASQUI_INBOUND_TOKEN`` in the ``X-Chasqui-Inbound-Token``
+header (or ``Authorization: Bearer …``); closed (403) while the setting is unset.  No cookie
+is involved, so the blueprint is CSRF-exempt.  The envelope recipient may be given as
+``?to=play+…@…``; otherwise the To/Cc/Delivered-To headers are read."""
+from __future__ import annotations
+
+import hmac
+
+from flask import Blueprint, current_app, jsonify, request
+
+from service.application.inbound import handle
+from service.web.request_checks import takes_body
+
+bp = Blueprint("inbound", __name__, url_prefix="/inbound")
+MAX_BYTES = 1024 * 1024
+
+
+def _authorised() -> bool:
+    token = current_app.extensions["chasqui"].settings.inbound_token
+    given = request.headers.get("X-Chasqui-Inbound-Token", "")
+    auth = request.headers.get("Authorization", "")
+    if not given and auth.startswith("Bearer "):
+        given = auth[7:]
+    return bool(token) and bool(given) and hmac.compare_digest(token.encode(), given.encode())
+
+
+@bp.post("/mail")
+@takes_body(MAX_BYTES, raw=True)  # a raw mail with a quoted HTML part, whatever its type says
+def receive():
+    if not _authorised():
+        return jsonify(error="inbound token required (X-Chasqui-Inbound-Token)"), 403
+    if (request.content_length or 0) > MAX_BYTES:
+        return jsonify(error="message too large"), 413
+    raw = request.get_data(cache=False)
+    if not raw.strip():
+        return jsonify(error="the body must be the raw RFC 5322 message"), 400
+    recipients = request.args.getlist("to")
+    status = handle(current_app.extensions["chasqui"], raw, recipients)
+    return jsonify(status=status), 200

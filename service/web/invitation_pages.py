@@ -1,0 +1,69 @@
+"""The landing page of an invitation (or a lobby join confirmation): ``/invite/<token>``
+shows the game, who invites, the clock, and two buttons.  Accepting and declining are
+POSTs, so a mail scanner following the mail's links answers nothing."""
+from __future__ import annotations
+
+from flask import Blueprint, g, render_template, request
+
+from service.application import invitations
+
+from service.mail import mailer
+from service.application.invitations import InvitationError
+from service.web.app import limiter, services
+from service.web.errors import told
+from service.store.models import PendingGameRow
+
+bp = Blueprint("invitation", __name__, url_prefix="/invite")
+
+ANSWER_LIMIT = "30 per minute"
+
+
+@bp.errorhandler(InvitationError)
+def _refused(error: InvitationError):
+    return render_template("pages/error.html", title="Invitation", message=told(error)), error.status
+
+
+@bp.get("/<token>")
+def landing(token: str):
+    svc = services()
+    now = svc.clock()
+    with svc.db.reading() as session:
+        invitation = invitations.read_link(session, svc.settings, token)
+        pending = session.get(PendingGameRow, invitation.pending_id)
+        state = invitations.state_of(invitation, now)
+        others = [(i.name, invitations.state_of(i, now))
+                  for i in invitations.live(invitations.invitations_of(session, pending.id), now)
+                  if i.id != invitation.id]
+    g.chasqui_language = pending.language  # the game's language, as its invitation mail
+    return render_template("organiser/invitation.html", invitation=invitation, pending=pending,
+                           state=state, others=others, token=token,
+                           summary=mailer.game_summary(pending),
+                           answer=request.args.get("answer", ""))
+
+
+def _answer(token: str, accept: bool):
+    svc = services()
+    with svc.db.unit_of_work() as session:
+        invitation, outcome = invitations.respond(
+            session, svc.settings, token, accept, request.form.get("block") == "on", svc.clock())
+        pending = session.get(PendingGameRow, invitation.pending_id)
+        started = pending.status == "started"
+        context = {"invitation": invitation, "pending": pending,
+                   "summary": mailer.game_summary(pending), "started": started,
+                   "blocked": not accept and request.form.get("block") == "on"}
+    if outcome is not None:
+        svc.dispatch(outcome.outbox_ids)  # the game's start mail, now that every seat accepted
+    g.chasqui_language = context["pending"].language
+    return render_template("organiser/answered.html", accepted=accept, **context)
+
+
+@bp.post("/<token>/accept")
+@limiter.limit(ANSWER_LIMIT)
+def accept(token: str):
+    return _answer(token, True)
+
+
+@bp.post("/<token>/decline")
+@limiter.limit(ANSWER_LIMIT)
+def decline(token: str):
+    return _answer(token, False)

@@ -1,0 +1,60 @@
+"""The embedded default's mailbox (only registered while no SMTP server is configured).
+
+A mail's HTML part is shown in a sandboxed frame (``pages/mail.html``): no script and no form
+runs inside it.  Its links must still work as they do in a mail client, where each opens as
+a page of its own: a move link's page has a button (a form), and the sign-in and invitation
+pages refuse to be framed (``frame-ancestors 'none'``).  So the preview makes every link open
+a new top-level page (``preview``), and the frame lets such pages leave its sandbox
+(``allow-popups-to-escape-sandbox``)."""
+from __future__ import annotations
+
+import email
+import re
+from email import policy
+
+from flask import Blueprint, abort, render_template, request
+from sqlalchemy import select
+
+from service.web.app import services
+from service.store.models import LocalMailRow
+
+bp = Blueprint("mailbox", __name__, url_prefix="/mailbox")
+
+OPEN_LINKS_OUTSIDE = '<base target="_blank">'
+_HEAD = re.compile(r"<head\b[^>]*>", re.IGNORECASE)
+_ROOT = re.compile(r"<html\b[^>]*>", re.IGNORECASE)
+
+
+def preview(html: str) -> str:
+    """``html`` with every link opening a new top-level page: a ``<base target="_blank">``
+    first in its head, since the first base element with a target decides (the mail's own,
+    if any, comes after it).  A part without a head gets it right after ``<html>`` (the
+    parser opens the head for it), a fragment in front."""
+    start = _HEAD.search(html) or _ROOT.search(html)
+    at = start.end() if start else 0
+    return html[:at] + OPEN_LINKS_OUTSIDE + html[at:]
+
+
+@bp.get("/")
+def inbox():
+    to = request.args.get("to")
+    with services().db.reading() as session:
+        query = select(LocalMailRow).order_by(LocalMailRow.id.desc()).limit(200)
+        if to:
+            query = query.where(LocalMailRow.to_addr == to)
+        mails = list(session.scalars(query))
+    return render_template("pages/mailbox.html", mails=mails, to=to)
+
+
+@bp.get("/<int:mail_id>")
+def show(mail_id: int):
+    with services().db.reading() as session:
+        row = session.get(LocalMailRow, mail_id)
+    if row is None:
+        abort(404)
+    message = email.message_from_string(row.raw, policy=policy.default)
+    html = message.get_body(("html",))
+    text = message.get_body(("plain",))
+    return render_template("pages/mail.html", mail=row, headers=list(message.items()),
+                           html=preview(html.get_content()) if html else None,
+                           text=text.get_content() if text else "")

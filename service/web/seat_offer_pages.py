@@ -1,0 +1,72 @@
+"""The newcomer's side of a seat offer: ``/seat-offer/<token>`` shows the game, the seat, who
+offered it and two buttons; accepting and declining are CSRF-protected POSTs, so a mail
+scanner that follows the link decides nothing (``seat_offers`` says why offers exist)."""
+from __future__ import annotations
+
+from flask import Blueprint, render_template
+from sqlalchemy import select
+
+from engine import GAMES
+from service.mail import mailer
+from service.application import admin_commands as commands
+from service.application import seat_offers
+from service.view.notices import actor_name
+from service.web.app import limiter, services
+from service.web.errors import told
+from service.store.models import GameRow, SeatRow
+
+bp = Blueprint("seat_offer", __name__, url_prefix="/seat-offer")
+
+ANSWER_LIMIT = "30 per minute"
+
+
+@bp.errorhandler(seat_offers.OfferRefused)
+def _refused(error: seat_offers.OfferRefused):
+    return render_template("pages/error.html", title="Seat offer", message=told(error)), error.status
+
+
+def _summary(session, offer) -> dict:
+    """What the page says about the offer: public facts of the game only."""
+    game = session.get(GameRow, offer.game_id)
+    players = [s.name for s in session.scalars(
+        select(SeatRow).where(SeatRow.game_id == offer.game_id).order_by(SeatRow.seat))]
+    return {"offer": offer, "title": GAMES[game.game].title if game.game in GAMES else game.game,
+            "status": game.status, "players": players,
+            "by": seat_offers.opening(actor_name(offer.offered_by, players))}
+
+
+@bp.get("/<token>")
+def landing(token: str):
+    """Shows the offer with its buttons; a GET answers nothing."""
+    svc = services()
+    with svc.db.reading() as session:
+        offer = seat_offers.read_link(session, svc.settings.secret_key, token)
+        context = _summary(session, offer)
+        state = seat_offers.state_of(offer, svc.clock())
+    return render_template("admin/seat_offer.html", token=token, state=state, **context)
+
+
+@bp.post("/<token>/accept")
+@limiter.limit(ANSWER_LIMIT)
+def accept(token: str):
+    svc = services()
+    with svc.db.unit_of_work() as session:
+        offer, outcome, notices = commands.accept_seat_offer(
+            session, svc.settings.secret_key, token, svc.clock(), svc.settings.mail_domain)
+        context = _summary(session, offer)
+    svc.dispatch(outcome.outbox_ids)  # the seat's view and links, to the newcomer only
+    mailer.dispatch(svc, notices)     # the replaced player is told
+    return render_template("admin/seat_offer_answered.html", accepted=True, **context)
+
+
+@bp.post("/<token>/decline")
+@limiter.limit(ANSWER_LIMIT)
+def decline(token: str):
+    svc = services()
+    now = svc.clock()
+    with svc.db.unit_of_work() as session:
+        offer = seat_offers.read_link(session, svc.settings.secret_key, token)
+        seat_offers.usable(offer, now)
+        seat_offers.answer(session, offer, "declined", now)
+        context = _summary(session, offer)
+    return render_template("admin/seat_offer_answered.html", accepted=False, **context)

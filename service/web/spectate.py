@@ -1,0 +1,53 @@
+"""Spectators (issue 7): a public link per game, ``/watch/<token>`` (the game id signed with
+the service key), showing the ``seat=None`` view: what every seat may see, no secret, no
+action, no player's link."""
+from __future__ import annotations
+
+from flask import Blueprint, current_app, render_template
+from itsdangerous import BadSignature, URLSafeSerializer
+
+from engine.text import phrase
+from service.application.games import NotFound, load
+from service.view.presenter import seat_context
+from service.core.tokens import signed
+
+SALT = "chasqui-watch-v1"
+
+bp = Blueprint("spectate", __name__, url_prefix="/watch")
+
+
+def spectate_token(secret_key: str, game_id: str) -> str:
+    return signed(secret_key, SALT, game_id)
+
+
+def read_spectate_token(secret_key: str, token: str) -> str:
+    try:
+        game_id = URLSafeSerializer(secret_key, salt=SALT).loads(token)
+    except BadSignature:
+        raise NotFound(phrase("no such game (the link is forged or mistyped)")) from None
+    if not isinstance(game_id, str):
+        raise NotFound(phrase("no such game"))
+    return game_id
+
+
+def spectate_url(game_id: str) -> str:
+    """Jinja global: the public link of a game (the play page shows it)."""
+    settings = current_app.extensions["chasqui"].settings
+    return f"{settings.base_url}/watch/{spectate_token(settings.secret_key, game_id)}"
+
+
+def init_app(app) -> None:
+    app.jinja_env.globals["spectate_url"] = spectate_url
+    app.register_blueprint(bp)
+
+
+
+@bp.get("/<token>")
+def watch(token: str):
+    svc = current_app.extensions["chasqui"]
+    game_id = read_spectate_token(svc.settings.secret_key, token)
+    with svc.db.reading() as session:
+        loaded = load(session, game_id)
+    context = seat_context(svc.settings, loaded, None)
+    assert not context["actions"] and context["play_url"] is None  # nothing of any seat's
+    return render_template("pages/spectate.html", **context)
