@@ -44,6 +44,7 @@ from pathlib import Path
 
 from bench.processes import (cmdline, cpu_seconds, procfile_command, run_seconds,
                               tree_cpu_seconds)
+from service.web.extensions import services
 
 ROOT = Path(__file__).resolve().parent.parent
 ADMIN = "bench-admin"
@@ -225,7 +226,7 @@ class InProcessClient:
         def count(*_args):
             if self.counting:
                 self.statements += 1
-        for engine in app.extensions["chasqui"].db.engines:  # the moves' own pool too
+        for engine in services(app).db.engines:  # the moves' own pool too
             event.listen(engine, "before_cursor_execute", count)
 
     def call(self, method: str, path: str, body=None, headers=None):
@@ -274,7 +275,7 @@ def in_process(seconds: float) -> None:
         chasqui_driver(0, time.monotonic() + seconds, latencies, errors, client)
     finally:
         if app is not None:
-            app.extensions["chasqui"].db.dispose()
+            services(app).db.dispose()
         import redis as redis_lib
 
         redis_lib.Redis.from_url(redis).delete(queue)

@@ -41,6 +41,7 @@ from aiosmtpd.controller import Controller
 from sqlalchemy import func, select
 
 from bench.processes import procfile_command, tree_cpu_seconds
+from service.web.extensions import services
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -107,7 +108,7 @@ def main() -> None:
     # The sink is the bench's, not the system's: its five INFO lines per mail cost the host CPU
     # the worker needs (the bench process shares the machine with the worker and PostgreSQL).
     logging.getLogger("mail.log").setLevel(logging.WARNING)
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     results = {}
     try:
         for setting in (list(SETTINGS) if args.setting == "both" else [args.setting]):

@@ -85,7 +85,7 @@ def pick(name: str) -> tuple[str, list[str], int, list[tuple[int, dict]]]:
 
 def opens_decision(name: str, names: list[str], seed: int, moves) -> list[bool]:
     """Per move: does it open a new decision for some seat (what makes a turn mail owed)?
-    The same test as ``games._queue_mail``: a seat to act whose ``decision_key`` is not the
+    The same test as ``games.queue_mail``: a seat to act whose ``decision_key`` is not the
     one it was last told about."""
     game = GAMES[name]
     state = game.setup(names, seed, {})

@@ -9,6 +9,7 @@ from hypothesis import settings
 
 from service.web.app import create_app
 from service.core.config import from_env
+from service.web.extensions import services
 
 ADMIN_TOKEN = "test-admin-token"
 
@@ -59,7 +60,7 @@ def app(tmp_path, clock):
     app = create_app(make_settings(tmp_path), clock=clock, upgrade=True)
     app.config["TESTING"] = True
     yield app
-    app.extensions["chasqui"].db.dispose()
+    services(app).db.dispose()
 
 
 @pytest.fixture(scope="session")

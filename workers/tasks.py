@@ -11,10 +11,11 @@ from service.mail import mailer as account_mail
 from service.mail.delivery import due_ids
 from service.mail.dispatch import batches
 from workers.celery_app import app, flask_app
+from service.web.extensions import services
 
 
 def _services():
-    return flask_app.extensions["chasqui"]
+    return services(flask_app)
 
 
 @app.task(name="chasqui.deliver")

@@ -18,11 +18,12 @@ from engine.text import phrase, term
 from service.store import fairness
 from service.store import snapshots
 from service.store import events as store
-from service.mail import mailer
+from service.mail import mailer, seat_offer_mail
 from service.application import seat_offers
 from service.application.admin_auth import Admin
-from service.application.games import (Loaded, Outcome, StaleMove, _outbox, _queue_mail,
-                           _wants_turn_mail, load, play_bots)
+from service.store.loading import Loaded, load
+from service.application.games import (Outcome, StaleMove, outbox_row, queue_mail,
+                                       wants_turn_mail, play_bots)
 from service.store.history import INFO_EVENTS, created, effective_moves, rebuild, setup
 from service.view.i18n import N_
 from service.store.models import GameRow, SeatOfferRow, SeatRow
@@ -86,12 +87,12 @@ def _mail(session: Session, loaded: Loaded, now: datetime, domain: str, owed_kin
     Every seat's ``notified_key`` is reset and set again for the seats that must act now, so
     later mail follows the usual rule.  ``all_kind`` mails every seat; ``owed_kind`` mails the
     seats that must act (unless their mail preference says no turn mail); ``seat_kinds`` names
-    a kind for particular seats.  ``games._queue_mail`` then runs with nothing left owed
+    a kind for particular seats.  ``games.queue_mail`` then runs with nothing left owed
     (every seat in turn is marked notified, even in a paused game, whose seats are mailed on
     resume): it does the bookkeeping every event needs (seat clocks, head seq)."""
     game, state, row = loaded.game, loaded.state, loaded.row
     if row.status == "active" and game.outcome(state) is not None:
-        return _queue_mail(session, loaded, None, now, domain)  # finished: everyone is told
+        return queue_mail(session, loaded, None, now, domain)  # finished: everyone is told
     to_act = set(game.to_act(state))
     rows = []
     for seat_row in loaded.seats:
@@ -100,13 +101,13 @@ def _mail(session: Session, loaded: Loaded, now: datetime, domain: str, owed_kin
         seat_row.decision_seq = loaded.seq if in_turn else None
         owed = in_turn and row.status == "active" and not seat_row.bot
         kind = (seat_kinds or {}).get(seat_row.seat) or all_kind
-        if kind is None and owed and owed_kind and _wants_turn_mail(session, loaded, seat_row):
+        if kind is None and owed and owed_kind and wants_turn_mail(session, loaded, seat_row):
             kind = owed_kind
         if kind:
-            rows.append(_outbox(loaded, seat_row, kind, now, domain))
+            rows.append(outbox_row(loaded, seat_row, kind, now, domain))
     session.add_all(rows)
     session.flush()
-    return [r.id for r in rows] + _queue_mail(session, loaded, None, now, domain)
+    return [r.id for r in rows] + queue_mail(session, loaded, None, now, domain)
 
 
 # --- rollback and undo -------------------------------------------------------------------------
@@ -254,9 +255,9 @@ def replace_seat(session: Session, game_id: str, seat, name, email, admin: Admin
         raise IllegalAction(phrase("{address} already holds seat {seat} of this game; no one "
                                    "may hold two seats", address=email, seat=other.seat))
     offer = seat_offers.offer(session, seat_row, name, email, admin.actor, now)
-    mails = [mailer.queue(session, seat_offers.INVITE, offer.id, email, now, domain)]
+    mails = [mailer.queue(session, seat_offer_mail.INVITE, offer.id, email, now, domain)]
     if not seat_offers.same_address(seat_row.email, email):
-        mails.append(mailer.queue(session, seat_offers.OFFERED, offer.id, seat_row.email, now,
+        mails.append(mailer.queue(session, seat_offer_mail.OFFERED, offer.id, seat_row.email, now,
                                   domain))
     return Offered(offer, loaded.seq, [m.id for m in mails])
 
@@ -291,7 +292,7 @@ def accept_seat_offer(session: Session, secret_key: str, token: str, now: dateti
     seat_row.name, seat_row.email, seat_row.bot = offer.name, offer.email, False
     seat_row.nonce = secrets.token_urlsafe(12)
     told = [] if seat_offers.same_address(offer.previous_email, offer.email) else [
-        mailer.queue(session, seat_offers.TAKEN, offer.id, offer.previous_email, now, domain).id]
+        mailer.queue(session, seat_offer_mail.TAKEN, offer.id, offer.previous_email, now, domain).id]
     outcome = Outcome(loaded.seq, _mail(session, loaded, now, domain, "links",
                                         seat_kinds={offer.seat: "seat"}))
     return offer, outcome, told

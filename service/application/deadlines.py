@@ -18,9 +18,10 @@ from service.store import events as store
 
 from service.store import timekeeping
 
-from service.web import vacation
+from service.application import vacation
 from service.store.db import Database
-from service.application.games import Loaded, _outbox, _queue_mail, listed_or_first, load, play_bots, record_move
+from service.store.loading import Loaded, load
+from service.application.games import outbox_row, queue_mail, listed_or_first, play_bots, record_move
 from service.store.models import DeadlineRow, OutboxRow, SeatClockRow
 
 log = logging.getLogger(__name__)
@@ -111,7 +112,7 @@ def _remind(session: Session, loaded: Loaded, deadline: DeadlineRow, timeout_at:
                                                                 now)
     if preferences.mail_off(session, loaded.row.id, deadline.seat):
         return []
-    row = _outbox(loaded, loaded.seats[deadline.seat], kind, now, domain)
+    row = outbox_row(loaded, loaded.seats[deadline.seat], kind, now, domain)
     session.add(row)
     session.flush()
     return [row.id]
@@ -144,7 +145,7 @@ def time_out(session: Session, loaded: Loaded, seat: int, now: datetime, domain:
                              {"reason": "timeout", "seat": seat}, SYSTEM, now)
         loaded.events.append(event)
         loaded.row.status = "paused"
-        ids = _queue_mail(session, loaded, None, now, domain)
+        ids = queue_mail(session, loaded, None, now, domain)
         if deadline_id is not None:
             _tell_admins(session, loaded.row.id, deadline_id, now, domain)
         return ids + _tell_everyone(session, loaded, ids, "paused", now, domain)
@@ -154,7 +155,7 @@ def time_out(session: Session, loaded: Loaded, seat: int, now: datetime, domain:
     record_move(session, loaded, "TurnTimedOut", seat, chosen, SYSTEM, now,
                 policy=clock.timeout_policy)
     play_bots(session, loaded, now)
-    ids = _queue_mail(session, loaded, None, now, domain)
+    ids = queue_mail(session, loaded, None, now, domain)
     if loaded.row.status == "finished":
         return ids
     return ids + _tell_everyone(session, loaded, ids, "timeout", now, domain)
@@ -189,7 +190,7 @@ def _tell_everyone(session: Session, loaded: Loaded, already: list[int], kind: s
     """A notice to each seat not already mailed for this event (one mail per seat per event;
     the turn mail says what happened too)."""
     mailed = {session.get(OutboxRow, i).seat for i in already}
-    rows = [_outbox(loaded, s, kind, now, domain) for s in loaded.seats if s.seat not in mailed]
+    rows = [outbox_row(loaded, s, kind, now, domain) for s in loaded.seats if s.seat not in mailed]
     session.add_all(rows)
     session.flush()
     return [r.id for r in rows]

@@ -10,11 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from service.application import invitations
+from service.core import row_links
 
 from service.mail import mailer
 
-from service.web import signin
-from service.application.games import load
+from service.application import sign_in
+from service.store.loading import load
 from service.store.models import PendingGameRow
 from service.view.presenter import secret_for
 
@@ -32,14 +33,14 @@ def create_demo(svc, game: str, players: list[tuple[str, str]], accept: bool = T
     settings, now = svc.settings, svc.clock()
     (organiser_name, organiser_email), invitees = players[0], players[1:]
     with svc.db.unit_of_work() as session:
-        organiser = signin.account_for(session, organiser_email, now, organiser_name)
+        organiser = sign_in.account_for(session, organiser_email, now, organiser_name)
         draft = invitations.Draft(
             game=game, players=len(players), options={}, clock={}, language="en",
             seat_order="as_entered", open=False, organiser_name=organiser_name,
             organiser_seat=True, invitees=list(invitees))
         pending, mail_ids, _ = invitations.create_pending(session, settings, organiser, draft, now)
         rows = [i for i in invitations.invitations_of(session, pending.id) if i.via == "invite"]
-        tokens = [(i.name, invitations.link_token(settings, i)) for i in rows]
+        tokens = [(i.name, row_links.invitation_token(settings, i)) for i in rows]
         result = DemoResult(pending.id, organiser_email)
     mailer.dispatch(svc, mail_ids)
     if not accept:

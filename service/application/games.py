@@ -13,75 +13,24 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
-from engine import Game, IllegalAction, find_legal, get_game
+from engine import IllegalAction, find_legal, get_game
 from engine.core import without_label
 from engine.text import Phrase, phrase, term
 from service.store import fairness
 from service.store import move_writes
 from service.store import preferences
-from service.store import snapshots
 from service.store import events as store
 from service.store import timekeeping
-from service.store.db import in_unit_of_work
-from service.store.history import INFO_EVENTS, REVEAL_EVENT, created
+from service.store.history import INFO_EVENTS, REVEAL_EVENT
 from service.store.models import GameRow, MailPreferenceRow, OutboxRow, SeatRow
-from service.core.refusals import Refusal
-from service.store.events import Event, EventLog
+from service.store.events import Event
+from service.store.loading import Loaded, load
+from service.mail.message_ids import message_id
 from service.core.tokens import new_game_id
-
-
-class NotFound(Refusal, LookupError):
-    """No such game (or seat)."""
 
 
 class StaleMove(store.Conflict):
     """The player saw an older state than the current one."""
-
-
-@dataclass
-class Loaded:
-    """A game as a command sees it: rows, the replayed state, and its events.
-
-    ``events`` is an ``EventLog``: indexed by seq - 1 like a list, but a load that starts from
-    a snapshot has read only ``first`` (GameCreated) and the events from the snapshot on; older
-    ones are read on demand (audit, export, status pages).  The hot paths use ``first``,
-    ``head`` and ``since(seq)``, which read nothing more unless they reach before the tail."""
-    row: GameRow
-    seats: list[SeatRow]
-    events: EventLog
-    game: Game
-    state: dict
-    # (seq, epoch): the engine's epoch just before the last move this load applied (see
-    # ``snapshots.apply``), so undo needs no second replay; None when it applied none.
-    before_last: tuple[int, object] | None = None
-    # PostgreSQL, a player's move: the rows this command writes, the events included, sent in
-    # one statement by ``_queue_mail`` (``move_writes``); None: each event is inserted at once.
-    pending: "move_writes.Writes | None" = None
-
-    def __post_init__(self):
-        if not isinstance(self.events, EventLog):
-            self.events = EventLog(list(self.events))
-
-    @property
-    def first(self) -> Event:
-        """GameCreated: the game's name, players, seed, options, clock and mail settings."""
-        return self.events.first
-
-    @property
-    def head(self) -> Event:
-        return self.events.head
-
-    @property
-    def seq(self) -> int:
-        return self.events.head.seq
-
-    @property
-    def head_hash(self) -> str:
-        return self.events.head.hash
-
-    def since(self, seq: int) -> list[Event]:
-        """The events after ``seq``."""
-        return self.events.since(seq)
 
 
 @dataclass
@@ -92,90 +41,6 @@ class Outcome:
     outbox_ids: list[int] = field(default_factory=list)
     loaded: "Loaded | None" = None
     seat: int | None = None
-
-
-def load(session: Session, game_id: str, upto: int | None = None,
-         seats: list[SeatRow] | None = None, read=None, writes=None) -> Loaded:
-    """The game at its head (or at ``upto``), replayed from the newest usable snapshot.
-
-    With a snapshot at seq S only GameCreated and events S.. are read (one query); the state
-    is the snapshot plus the moves after it.  Without one, or when a rewind after S goes back
-    before it, every event is read and replayed.  A command's load at the head (in a unit of
-    work, or a move's ``writes``) stores a snapshot when ``snapshots.EVERY`` events have passed
-    since the one it started from; a read's never writes (``_snapshot_owed``).
-    ``seats``: the game's seat rows in seat order, when the caller has just read them;
-    ``read``: a ``move_reads.MoveRead`` of this game at its head, which has read everything a
-    load reads (its game and seats are plain records, not ORM objects); ``writes``: the
-    command's ``move_writes.Writes``, which then carries a snapshot owed (``snapshots.save``)."""
-    if read is not None and upto is None:
-        return _load_read(session, game_id, read, writes)
-    row = session.get(GameRow, game_id) if isinstance(game_id, str) else None
-    if row is None:
-        raise NotFound(phrase("no game {game}", game=repr(game_id)))
-    if seats is None:
-        seats = list(session.scalars(
-            select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)))
-    write = _snapshot_owed(session, upto, writes)
-    try:
-        game = get_game(row.game)
-    except Exception:  # noqa: BLE001  unknown here: the full replay below raises as before
-        events = store.load(session, game_id, upto)
-        game, state, before = snapshots.rebuild(session, game_id, events, write=write)
-        return Loaded(row, seats, EventLog(events), game, state, before)
-    read, base, state = snapshots.events_from_newest(session, game_id, game.rules_version, upto)
-    return _replayed(session, game_id, upto, row, seats, game, read, base, state, writes)
-
-
-def _load_read(session: Session, game_id: str, read, writes) -> Loaded:
-    game = get_game(read.game.game)  # move_reads checked the name against the engines
-    return _replayed(session, game_id, None, read.game, read.seats, game, read.events,
-                     read.base, read.state, writes)
-
-
-def _replayed(session: Session, game_id: str, upto: int | None, row, seats, game: Game,
-              read: list[Event], base: int | None, state: dict | None, writes=None) -> Loaded:
-    """``load``'s replay of what ``events_from_newest`` read."""
-    write = _snapshot_owed(session, upto, writes)
-    if base is None or base <= 1:  # no snapshot (or one at seq 1): every event was read
-        events = read
-        game, state, before = snapshots.rebuild(session, game_id, events, write=write,
-                                                use=base is not None, writes=writes)
-        return Loaded(row, seats, EventLog(events), game, state, before)
-    first, tail = read[0], read[1:]
-    moves = (snapshots.moves_since(tail[1:], base)
-             if first.seq == 1 and tail and tail[0].seq == base
-             and created([first])["game"] == game.name else None)
-    if moves is None:  # a rewind to before the snapshot (or a mismatch): replay in full
-        events = store.load(session, game_id, upto)
-        game, state, before = snapshots.rebuild(session, game_id, events, write=write,
-                                                writes=writes)
-        return Loaded(row, seats, EventLog(events), game, state, before)
-    events = EventLog(tail, first, _fetcher(session, game_id))
-    before = snapshots.apply(game, state, moves)
-    if write and events.head.seq - base >= snapshots.EVERY:
-        snapshots.save(session, game_id, events.head.seq, game.rules_version, state, writes)
-    return Loaded(row, seats, events, game, state, before)
-
-
-def _snapshot_owed(session: Session, upto: int | None, writes) -> bool:
-    """Whether this load may store a snapshot: only at the head, and only for a command (its
-    one write statement's ``writes``, or a unit of work), in the transaction that commits
-    the command.  A page or an API GET only reads: on SQLite a write there took the one
-    write lock from the moves, and a GET answered "database is locked"."""
-    return upto is None and (writes is not None or in_unit_of_work(session))
-
-
-def _fetcher(session: Session, game_id: str):
-    """Reads events a snapshot-started load skipped, when something asks for them (an audit,
-    an export, a status page), also after the caller's session was closed."""
-    def fetch(first: int, last: int) -> list[Event]:
-        was_open = session.in_transaction()
-        try:
-            return store.load_range(session, game_id, first, last)
-        finally:
-            if not was_open:
-                session.close()  # a read after the unit of work: end the transaction it began
-    return fetch
 
 
 def create_game(session: Session, name: str, players: list[dict], seed: int | None,
@@ -211,7 +76,7 @@ def create_game(session: Session, name: str, players: list[dict], seed: int | No
         **({"mail": mail_options} if mail_options is not None else {}),
     }, actor, now, sealed=sealed)
     loaded = Loaded(session.get(GameRow, game_id), seats, [event], game, state)
-    return game_id, Outcome(1, _queue_mail(session, loaded, None, now, domain, start=True))
+    return game_id, Outcome(1, queue_mail(session, loaded, None, now, domain, start=True))
 
 
 def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, actor: str,
@@ -221,7 +86,7 @@ def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, act
     """A player's move: refused unless it is fresh (seq seen == head) and legal.
     ``seats``: the game's seat rows, when the caller has just read them (``load``); ``clocks``
     (``timekeeping.read_clocks``) and ``modes`` (seat -> turn-mail mode): read in the same
-    query as the seats, so ``_queue_mail`` needs no query of its own; ``read``: the same and
+    query as the seats, so ``queue_mail`` needs no query of its own; ``read``: the same and
     the events, read in one statement (``move_reads``; ``load``).
 
     The seats, clocks and modes are read before the events.  They are projections that every
@@ -248,7 +113,7 @@ def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, act
     loaded.pending = writes
     record_move(session, loaded, "MoveMade", seat, chosen, actor, now, seq_seen=seq_seen)
     play_bots(session, loaded, now)
-    outbox_ids = _queue_mail(session, loaded, seat, now, domain, clocks=clocks, modes=modes)
+    outbox_ids = queue_mail(session, loaded, seat, now, domain, clocks=clocks, modes=modes)
     return Outcome(loaded.seq, outbox_ids, loaded, seat)  # the head after a reveal, if any
 
 
@@ -310,7 +175,7 @@ def _append_event(session: Session, loaded: Loaded, writes, kind: str, payload: 
     return event
 
 
-def _reveal_if_over(session: Session, loaded: Loaded, writes, status: str,
+def reveal_if_over(session: Session, loaded: Loaded, writes, status: str,
                     now: datetime) -> None:
     """When the game has just ended (finished or abandoned), its sealed seed and salt are
     published as ``SeedRevealed``, in the same transaction as the event that ended it, so
@@ -366,7 +231,7 @@ def _stale_message(loaded: Loaded, seat: int, action, seq_seen) -> Phrase:
                   "reload to see the current state", seen=seq_seen, now=loaded.seq)
 
 
-def _queue_mail(session: Session, loaded: Loaded, actor_seat: int | None, now: datetime,
+def queue_mail(session: Session, loaded: Loaded, actor_seat: int | None, now: datetime,
                 domain: str, start: bool = False, clocks: dict | None = None,
                 modes: dict[int, str] | None = None) -> list[int]:
     """Outbox rows for what this event made owed, and the status projection.
@@ -374,7 +239,7 @@ def _queue_mail(session: Session, loaded: Loaded, actor_seat: int | None, now: d
     A seat is mailed when it must act on a decision it has not been mailed about yet (the
     engine's ``decision_key``), so sub-steps of one's own turn and other seats' secret choices
     in a simultaneous decision make no extra mail.  The end of a game is mailed to all, and
-    reveals the game's seed (``_reveal_if_over``).
+    reveals the game's seed (``reveal_if_over``).
 
     This runs on every event, so it writes with Core statements, not through the ORM's unit
     of work (which cost more than the rest of a move): one UPDATE of the game row, one
@@ -410,7 +275,7 @@ def _queue_mail(session: Session, loaded: Loaded, actor_seat: int | None, now: d
             elif start:
                 outbox.append(_outbox_values(loaded, seat_row, "start", now, domain))
     # The mail above is of the event that ended the game (its seq); the reveal follows it.
-    _reveal_if_over(session, loaded, writes, status, now)
+    reveal_if_over(session, loaded, writes, status, now)
     seq = loaded.seq
     decisions = {} if result is not None else {
         s: game.decision_key(state, s) for s in game.to_act(state)}
@@ -446,7 +311,7 @@ _GAME_HEAD = _GAMES.update().where(_GAMES.c.id == bindparam("key_id"))
 _INSERT_OUTBOX = _OUTBOX.insert().returning(_OUTBOX.c.id, sort_by_parameter_order=True)
 
 
-def _outbox(loaded: Loaded, seat_row: SeatRow, kind: str, now: datetime, domain: str) -> OutboxRow:
+def outbox_row(loaded: Loaded, seat_row: SeatRow, kind: str, now: datetime, domain: str) -> OutboxRow:
     return OutboxRow(**_outbox_values(loaded, seat_row, kind, now, domain))
 
 
@@ -458,14 +323,6 @@ def _outbox_values(loaded: Loaded, seat_row: SeatRow, kind: str, now: datetime,
         created_at=now, message_id=message_id(loaded.row.id, loaded.seq, seat_row.seat, kind, domain))
 
 
-def message_id(game_id: str, seq: int, seat: int | None, kind: str, domain: str) -> str:
-    """Stable per (game, seq, seat, kind): a retried delivery repeats the same Message-ID."""
-    return f"<{game_id}.{seq}.{seat}.{kind}@{domain}>"
-
-
-def thread_root(game_id: str, seat: int, domain: str) -> str:
-    """Every seat's first mail of a game is its start mail; all later mail replies to it."""
-    return message_id(game_id, 1, seat, "start", domain)
 
 
 # --- Issue 7: mail options and preferences ------------------------------------------------------
@@ -493,7 +350,7 @@ _MODES = select(MailPreferenceRow.__table__.c.seat, MailPreferenceRow.__table__.
 
 
 def _turn_mail_preferences(session: Session, loaded: Loaded, modes: dict[int, str] | None = None):
-    """``_wants_turn_mail`` for many seats of one game: the game's preference rows are read
+    """``wants_turn_mail`` for many seats of one game: the game's preference rows are read
     once (one query, on the first seat asked about) instead of one ``get`` per seat, or not at
     all when the caller already has them (``modes``: seat -> mode)."""
     rows = modes
@@ -509,7 +366,7 @@ def _turn_mail_preferences(session: Session, loaded: Loaded, modes: dict[int, st
     return wants
 
 
-def _wants_turn_mail(session: Session, loaded: Loaded, seat_row: SeatRow) -> bool:
+def wants_turn_mail(session: Session, loaded: Loaded, seat_row: SeatRow) -> bool:
     """Seats whose mail preference is "digest" or "off" get no turn mail (the decision is
     still recorded as notified, so links and freshness work the same)."""
     return preferences.wants_turn_mail(session, loaded.row.id, seat_row.seat)

@@ -23,7 +23,8 @@ from sqlalchemy.exc import IntegrityError
 from engine import IllegalAction
 from engine.text import phrase
 from service.store import preferences
-from service.application.games import NotFound, StaleMove, load
+from service.store.loading import NotFound, load
+from service.application.games import StaleMove
 from service.view.i18n import N_, translate
 from service.mail.reply_address import BadReplyToken, split_token, token_in, token_matches
 from service.mail.inbound_parse import Reply, match_action, parse, replied_seq
@@ -115,7 +116,7 @@ def _offered(session, game_id: str, seat: int, seq: int | None, head: int,
 def _act(svc, inbound_id: int, game_id: str, seat: int, secret: str, reply: Reply,
          seq: int | None, offered) -> str:
     from service.application.moves import make_move
-    from service.web.talk import post_message
+    from service.application.talk import post_message
 
     if reply.subject.casefold() == "unsubscribe":  # the List-Unsubscribe mailto: form
         with svc.db.unit_of_work() as session:
@@ -159,7 +160,7 @@ def _act(svc, inbound_id: int, game_id: str, seat: int, secret: str, reply: Repl
 def _told(svc, game_id: str, seat: int, error) -> str:
     """A reply error (an exception or a phrase) in the seat's language: the error mail shows
     this text as it is."""
-    from service.web.errors import said
+    from service.core.refusals import said
 
     with svc.db.reading() as session:
         language = preferences.language_of(session, game_id, seat)
@@ -190,8 +191,3 @@ def _answer(svc, inbound_id: int, kind: str, status: str, detail: str) -> str:
     svc.dispatch([outbox_id])
     return status
 
-
-def reply_detail(session, outbox_id: int) -> str:
-    """What a reply_ok / reply_error mail says (the move's label, or the error)."""
-    return session.scalars(select(InboundMailRow.detail)
-                           .where(InboundMailRow.reply_outbox_id == outbox_id)).first() or ""

@@ -37,9 +37,9 @@ from service.core.refusals import Refusal
 from service.store.events import utc
 from service.core.tokens import new_game_id
 
-LIFETIME = timedelta(days=7)
+LIFETIME = row_links.INVITATION_LIFETIME
 JOIN_LIFETIME = timedelta(days=1)
-SALT = "chasqui-invite-v1"
+SALT = row_links.INVITATION_SALT
 SEAT_ORDERS = {"random": "random", "as_entered": "as entered"}
 LANGUAGES = preferences.LANGUAGES  # the game's mail language (issue 7's catalogues)
 # Editions and variants offered on the form, per game (the engine validates them again).
@@ -70,10 +70,6 @@ class Draft:
     organiser_name: str
     organiser_seat: bool
     invitees: list[tuple[str, str]]  # (name, raw address)
-
-
-def link_token(settings, invitation: InvitationRow) -> str:
-    return row_links.make(settings.secret_key, SALT, invitation)
 
 
 def read_link(session: Session, settings, token: str) -> InvitationRow:

@@ -10,8 +10,9 @@ from engine import get_game
 from engine.text import phrase
 from service.store import move_reads
 from service.store import move_writes
-from service.web.app import Services
-from service.application.games import Loaded, Outcome, StaleMove, load, submit_move
+from service.application.services import Services
+from service.store.loading import Loaded, load
+from service.application.games import Outcome, StaleMove, submit_move
 from service.store.models import GameRow, MailPreferenceRow, SeatClockRow, SeatRow
 from service.store.events import Conflict
 from service.store.timekeeping import CLOCK_FIELDS, Clock

@@ -32,12 +32,8 @@ from service.store.models import GameRow, SeatOfferRow, SeatRow
 from service.core.refusals import Refusal
 from service.store.events import utc
 
-LIFETIME = timedelta(days=7)
-SALT = "chasqui-seat-offer-v1"
-# Mail of no game (``accounts.mailer``): the invitation to the newcomer, and the two plain
-# notices to the player in the seat (when the seat is offered, when it is taken).
-INVITE, OFFERED, TAKEN = "seat_invite", "seat_offered", "seat_taken"
-MAIL_KINDS = (INVITE, OFFERED, TAKEN)
+LIFETIME = row_links.SEAT_OFFER_LIFETIME
+SALT = row_links.SEAT_OFFER_SALT
 
 
 class OfferRefused(Refusal):
@@ -59,16 +55,6 @@ def seat_holding(seats: list[SeatRow], address: str, besides: int) -> SeatRow | 
 
 
 # --- the link ---------------------------------------------------------------------------------
-
-def opening(name: str) -> str:
-    """A name that opens a sentence ("an admin" → "An admin"): the offer's texts begin with
-    who made it, and players are not shown an admin's address."""
-    return name[:1].upper() + name[1:]
-
-
-def link_token(secret_key: str, offer: SeatOfferRow) -> str:
-    return row_links.make(secret_key, SALT, offer)
-
 
 def read_link(session: Session, secret_key: str, token: str) -> SeatOfferRow:
     """The offer a link names; forged, mistyped or unknown → 403."""
@@ -147,29 +133,3 @@ def open_offers(session: Session, game_id: str, now: datetime) -> dict[int, Seat
         .order_by(SeatOfferRow.id))
     return {row.seat: row for row in rows if state_of(row, now) == "pending"}
 
-
-# --- what the mails say ----------------------------------------------------------------------
-
-def mail_parts(session: Session, settings, kind: str, offer_id: int) -> dict | None:
-    """Subject, template, recipient's name and the template's context of a seat-offer mail;
-    None when the invitation's offer ended before its mail went out (it is not sent).  The
-    notices carry no private view: the game, the seat, who offered it, to whom."""
-    offer = session.get(SeatOfferRow, offer_id)
-    if offer is None or (kind == INVITE and offer.status != "pending"):
-        return None
-    game = session.get(GameRow, offer.game_id)
-    title = GAMES[game.game].title if game.game in GAMES else game.game
-    players = [s.name for s in session.scalars(select(SeatRow).where(
-        SeatRow.game_id == offer.game_id).order_by(SeatRow.seat))]
-    by = actor_name(offer.offered_by, players)
-    context = {"offer": offer, "game_id": offer.game_id, "title": title, "players": players,
-               "by": opening(by), "by_inline": by, "kind": kind,
-               "expires": utc(offer.expires_at).strftime("%a %d %b %Y %H:%M UTC")}
-    if kind == INVITE:
-        context["link"] = f"{settings.base_url}/seat-offer/{link_token(settings.secret_key, offer)}"
-        return {"subject": f"[Chasqui] {context['by']} offers you a seat in {title}",
-                "template": "seat_invite", "name": offer.name, "context": context}
-    subject = (f"[Chasqui] Your seat in {title} was offered to {offer.name}" if kind == OFFERED
-               else f"[Chasqui] {offer.name} took over your seat in {title}")
-    return {"subject": subject, "template": "seat_notice", "name": offer.previous_name,
-            "context": context}

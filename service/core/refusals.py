@@ -29,3 +29,10 @@ class Conflict(Refusal):
     def moved_on(cls) -> Conflict:
         """The refusal every writer that lost the race gives, in the same words."""
         return cls(phrase("the game moved on; reload and try again"))
+
+
+def said(error):
+    """What of ``error`` a reader is shown: its phrase, else (an error no refusal is made of)
+    its English text."""
+    say = getattr(error, "say", None)
+    return str(error) if say is None else say

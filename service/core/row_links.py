@@ -6,9 +6,31 @@ seat offer are read the same way; each turns ``None`` into its own refusal."""
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 
 from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy.orm import Session
+
+
+# One salt per kind of link, so a link of one kind is never accepted as another.
+SIGN_IN_SALT = "chasqui-signin-v1"
+INVITATION_SALT = "chasqui-invite-v1"
+SEAT_OFFER_SALT = "chasqui-seat-offer-v1"
+SIGN_IN_LIFETIME = timedelta(minutes=15)
+INVITATION_LIFETIME = timedelta(days=7)
+SEAT_OFFER_LIFETIME = timedelta(days=7)
+
+
+def sign_in_token(settings, row) -> str:
+    return make(settings.secret_key, SIGN_IN_SALT, row)
+
+
+def invitation_token(settings, row) -> str:
+    return make(settings.secret_key, INVITATION_SALT, row)
+
+
+def seat_offer_token(settings, row) -> str:
+    return make(settings.secret_key, SEAT_OFFER_SALT, row)
 
 
 def make(secret_key: str, salt: str, row) -> str:

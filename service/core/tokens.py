@@ -135,3 +135,11 @@ def new_game_id() -> str:
         candidate = secrets.token_urlsafe(9)
         if not candidate.startswith("-"):
             return candidate
+
+
+SPECTATE_SALT = "chasqui-watch-v1"
+
+
+def spectate_token(secret_key: str, game_id: str) -> str:
+    """A game's public spectator link: the game id signed with the service key."""
+    return signed(secret_key, SPECTATE_SALT, game_id)

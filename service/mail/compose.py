@@ -30,7 +30,8 @@ from service.view.notices import notice_for
 from service.view.i18n import N_, translate, translated_label
 from service.core.kept import Kept
 from service.core.config import Settings
-from service.application.games import Loaded, thread_root
+from service.store.loading import Loaded
+from service.mail.message_ids import thread_root
 from service.store.models import DeadlineRow, OutboxRow
 from service.view.presenter import seat_context, subject
 from service.store.events import utc
@@ -361,7 +362,7 @@ def _dict_key_first(env, obj, attribute):
 
 @pass_context
 def _translated(context, text):
-    """The ``tr`` filter (``i18n._translate_filter``) with the catalog of the mail being
+    """The ``tr`` filter (``languages._translate_filter``) with the catalog of the mail being
     rendered, when its context carries it."""
     gettext = context.get("tr_gettext")
     if gettext is None:

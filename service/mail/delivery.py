@@ -40,7 +40,7 @@ from service.mail import kit as mailkit
 from service.store.db import Database
 from service.mail.headers import Unmailable
 from service.core.refusals import Conflict
-from service.application.games import load
+from service.store.loading import load
 from service.mail.compose import build_message, deadlines_for
 from service.store.models import OutboxRow, SeatClockRow
 from service.mail.transport import LocalMailbox, PermanentFailure, SmtpTransport, TemporaryFailure

@@ -21,7 +21,7 @@ from service.mail import headers as mail_headers
 
 from service.store import preferences
 from service.store.db import Database
-from service.application.games import NotFound, load
+from service.store.loading import NotFound, load
 from service.view.i18n import translate
 from service.store.models import DigestRow, EventRow, MailPreferenceRow, OutboxRow, SeatRow
 from service.view.presenter import seat_context

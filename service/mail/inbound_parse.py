@@ -18,7 +18,7 @@ from mailparser_reply import EmailReplyParser
 from service.core.validation import has_control, without_controls
 
 PARSER_LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "ja", "zh"]
-# Our Message-IDs: <game.seq.seat.kind[.n]@domain> (see service.application.games.message_id).
+# Our Message-IDs: <game.seq.seat.kind[.n]@domain> (see service.mail.message_ids).
 OUR_ID = re.compile(r"<(?P<game>[A-Za-z0-9_-]+)\.(?P<seq>\d+)\.(?P<seat>None|\d+)\."
                     r"(?P<kind>[a-z_]+)(?:\.\d+)?@[^>]+>")
 # A code alone ("B", "[b]", "B.") or a copied line of the mail ("[B] Leave for camp").

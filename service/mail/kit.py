@@ -18,7 +18,8 @@ from sqlalchemy.orm import object_session
 from service.mail import sql as mail_sql
 
 from service.store import preferences
-from service.store.models import MailPreferenceRow, SeatRow
+from service.store.models import InboundMailRow, MailPreferenceRow, SeatRow
+from service.core.tokens import spectate_token
 from service.view.i18n import CONTENT_LANGUAGE, translate
 from service.mail.reply_address import reply_address
 
@@ -249,9 +250,23 @@ def _address_token(secret_key: str, address: str) -> str:
 
 @lru_cache(maxsize=1024)
 def _spectate_token(secret_key: str, game_id: str) -> str:
-    from service.web.spectate import spectate_token
-
     return spectate_token(secret_key, game_id)
+
+
+def message_at(loaded, seq: int) -> dict | None:
+    """The MessagePosted event at ``seq`` (what a "talk" mail shows)."""
+    for event in reversed(loaded.events):
+        if event.seq == seq and event.kind == "MessagePosted":
+            seat = event.payload.get("seat")
+            name = loaded.seats[seat].name if isinstance(seat, int) and seat < len(loaded.seats) else "?"
+            return {"seat": seat, "name": name, "text": event.payload.get("text", "")}
+    return None
+
+
+def reply_detail(session, outbox_id: int) -> str:
+    """What a reply_ok / reply_error mail says (the move's label, or the error)."""
+    return session.scalars(select(InboundMailRow.detail)
+                           .where(InboundMailRow.reply_outbox_id == outbox_id)).first() or ""
 
 
 def extra_context(settings, loaded, row, language: str) -> dict:
@@ -263,12 +278,8 @@ def extra_context(settings, loaded, row, language: str) -> dict:
     if row.kind in KIND_INTRO:
         context["intro"] = translate(language, KIND_INTRO[row.kind])
     if row.kind == "talk":
-        from service.web.talk import message_at
-
         context["talk"] = message_at(loaded, row.seq)
     if row.kind in ("reply_ok", "reply_error"):
-        from service.application.inbound import reply_detail
-
         session = object_session(row)
         detail = reply_detail(session, row.id) if session is not None else ""
         context["reply_detail"] = translate(language, detail) if row.kind == "reply_ok" else detail

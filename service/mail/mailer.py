@@ -25,7 +25,8 @@ from sqlalchemy.orm import Session
 from engine import GAMES
 from engine.text import phrase
 from service.view import i18n
-from service.application import seat_offers
+from service.core import row_links
+from service.mail import seat_offer_mail
 from service.core.config import Settings
 from service.store.db import Database
 from service.mail.headers import one_address, one_line
@@ -37,7 +38,7 @@ from service.store.timekeeping import stored_clock
 log = logging.getLogger(__name__)
 
 TASK = "chasqui.deliver_account_mail"
-KINDS = ("sign_in", "invitation", "join", "admin_paused", *seat_offers.MAIL_KINDS)
+KINDS = ("sign_in", "invitation", "join", "admin_paused", *seat_offer_mail.MAIL_KINDS)
 
 
 def queue(session: Session, kind: str, ref_id: int, to_addr: str, now: datetime,
@@ -116,9 +117,9 @@ def clock_summary(clock: dict) -> list[dict]:
     reader's language (``| tr``)."""
     c = stored_clock(clock)
     lines = [phrase("{decision} per decision, banked up to {bank}",
-                    decision=_hours(c.per_decision_hours), bank=_hours(c.bank_max_hours)),
+                    decision=hours_text(c.per_decision_hours), bank=hours_text(c.bank_max_hours)),
              phrase("reminders {marks} before the deadline",
-                    marks=[_hours(h) for h in c.reminder_hours])
+                    marks=[hours_text(h) for h in c.reminder_hours])
              if c.reminder_hours else phrase("no reminders"),
              {"default": phrase("when time runs out, the game plays a safe default move"),
               "standing": phrase("when time runs out, the game plays your standing choice"),
@@ -130,7 +131,7 @@ def clock_summary(clock: dict) -> list[dict]:
     return lines
 
 
-def _hours(hours: float) -> dict:
+def hours_text(hours: float) -> dict:
     if hours >= 24 and hours % 24 == 0:
         days = int(hours // 24)
         return phrase("{n} day", n=days) if days == 1 else phrase("{n} days", n=days)
@@ -146,8 +147,6 @@ def game_summary(pending: PendingGameRow) -> dict:
 
 
 def build_message(session: Session, settings: Settings, row: AccountMailRow) -> EmailMessage | None:
-    from service.application import invitations
-    from service.web import signin
     context: dict = {"base_url": settings.base_url}
     language = "en"
     if row.kind == "admin_paused":  # issue 5: the pause policy tells the game's admins
@@ -159,23 +158,23 @@ def build_message(session: Session, settings: Settings, row: AccountMailRow) -> 
         context.update(game_id=game.id, game_name=game.game, seat_name=seat.name,
                        due=_when(deadline.due_at), admin_url=f"{settings.base_url}/admin/games/{game.id}")
         subject, template, name = f"[Chasqui] Game {game.id} paused: {seat.name}'s time ran out", "admin_paused", ""
-    elif row.kind in seat_offers.MAIL_KINDS:  # a seat offered to a new player
-        parts = seat_offers.mail_parts(session, settings, row.kind, row.ref_id)
+    elif row.kind in seat_offer_mail.MAIL_KINDS:  # a seat offered to a new player
+        parts = seat_offer_mail.mail_parts(session, settings, row.kind, row.ref_id)
         if parts is None:  # the offer ended before its invitation went out
             return None
         context.update(parts["context"])
         subject, template, name = parts["subject"], parts["template"], parts["name"]
     elif row.kind == "sign_in":
         token = session.get(SignInTokenRow, row.ref_id)
-        context.update(link=f"{settings.base_url}/signin/{signin.link_token(settings, token)}",
-                       expires=_when(token.expires_at), minutes=int(signin.LIFETIME.total_seconds() // 60))
+        context.update(link=f"{settings.base_url}/signin/{row_links.sign_in_token(settings, token)}",
+                       expires=_when(token.expires_at), minutes=int(row_links.SIGN_IN_LIFETIME.total_seconds() // 60))
         subject, template, name = "[Chasqui] Your sign-in link", "sign_in", ""
     else:
         invitation = session.get(InvitationRow, row.ref_id)
         if invitation is None or invitation.status != "pending":
             return None
         pending = session.get(PendingGameRow, invitation.pending_id)
-        link = f"{settings.base_url}/invite/{invitations.link_token(settings, invitation)}"
+        link = f"{settings.base_url}/invite/{row_links.invitation_token(settings, invitation)}"
         context.update(game=game_summary(pending), name=invitation.name, link=link,
                        expires=_when(invitation.expires_at), kind=row.kind)
         title = context["game"]["title"]

@@ -6,7 +6,7 @@ whoever knew it would know the game.  So a new game's seed is 256 bits from ``se
 (unless a site admin gives one), GameCreated publishes only ``commitment(seed, salt)``, and
 the seed and a random salt are sealed with that event (``store.Event.sealed``, a column no
 page, mail, export or API a player or game admin can reach ever reads out).  When the game
-ends, ``SeedRevealed`` publishes seed and salt (``games._reveal_if_over``).  Then the game's
+ends, ``SeedRevealed`` publishes seed and salt (``games.reveal_if_over``).  Then the game's
 record (``record``: every event with its nonce) lets anyone check, without trusting this
 service, that the commitment matches, that the hash chain is intact and that replaying every
 move through the engine, each one legal when it was made, ends in the recorded outcome

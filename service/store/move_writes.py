@@ -51,7 +51,7 @@ from service.store.models import DeadlineRow, EventRow, OutboxRow, SeatClockRow,
 from service.store.db import lost_races_refused
 from service.store.snapshots import KEEP
 from service.store.events import Conflict
-from service.store.timekeeping import CLOCK_FIELDS, _sync_objects, sync_cancelled
+from service.store.timekeeping import CLOCK_FIELDS, sync_objects, sync_cancelled
 
 _RECORD_TYPES = {int: "integer", str: "text", datetime: "timestamptz", bool: "boolean"}
 
@@ -247,7 +247,7 @@ class Writes:
         if self.vacations_ended:
             sync_cancelled(session, self.game_id, self.vacations_ended, {"vacation_end"})
         if self.changed or self.added:
-            _sync_objects(session, SeatClockRow, [
+            sync_objects(session, SeatClockRow, [
                 ((self.game_id, c.seat), dict(zip(CLOCK_FIELDS, c.values())))
                 for c in self.changed + self.added])
         for seat_row, key, decision_seq in self.notified:

@@ -16,7 +16,7 @@ checked against the stored text's MD5), so a load usually does not fetch it at a
 A snapshot is written at most every ``EVERY`` events, by the ``load`` of whichever command
 (a unit of work: a move, a timeout, a worker's task) first finds it owed, in that same
 transaction: a command that commits keeps it, a refused move throws it away, and the next
-command tries again.  A read (a page, an API GET) never writes one (``games._snapshot_owed``):
+command tries again.  A read (a page, an API GET) never writes one (``loading.snapshot_owed``):
 a GET changes nothing, and on SQLite a write there would take the one write lock from the
 moves.  The insert runs at once (a Core statement, serialised before the caller goes on to
 mutate the state) and ignores a snapshot another writer made first; the same transaction

@@ -321,11 +321,11 @@ def _write_clocks(session: Session, game_id: str, clocks: dict[int, Clock], befo
     if deadlines:
         session.execute(_INSERT_DEADLINE, deadlines)
     if changed or added:
-        _sync_objects(session, SeatClockRow, [
+        sync_objects(session, SeatClockRow, [
             ((game_id, c.seat), dict(zip(CLOCK_FIELDS, c.values()))) for c in changed + added])
 
 
-def _sync_objects(session: Session, model, changes: list[tuple[tuple, dict]]) -> None:
+def sync_objects(session: Session, model, changes: list[tuple[tuple, dict]]) -> None:
     """Rows written with Core statements: objects of them already in the session take the new
     values as their loaded state (no UPDATE of their own at the next flush, no stale read)."""
     if not session.identity_map:

@@ -17,7 +17,7 @@ from typing import Any
 from engine.core import canonical_json
 from service.view.notices import actor_name, undone_moves
 from service.store.fairness import is_over
-from service.application.games import Loaded
+from service.store.loading import Loaded
 from service.store.history import ENGINE_EVENTS, REWIND_EVENTS, rebuild, superseded_seqs
 from service.store.events import GENESIS, Event, digest_of, verify_chain
 

@@ -77,3 +77,9 @@ def notice_for(loaded, kind: str, seat: int | None) -> str:
             return (f"You take over from {event.payload.get('previous_name', 'another player')} "
                     f"(set by {actor_name(event.actor, names)}).")
     return ""
+
+
+def opening(name: str) -> str:
+    """A name that opens a sentence ("an admin" → "An admin"): the offer's texts begin with
+    who made it, and players are not shown an admin's address."""
+    return name[:1].upper() + name[1:]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from service.core.config import Settings
-from service.application.games import Loaded
+from service.store.loading import Loaded
 from service.core.tokens import make_secret
 
 

@@ -16,9 +16,9 @@ from service.application import admin_auth as auth
 from service.application import admin_commands as commands
 from service.view.audit import audit
 from service.web.admin_pages import STATUSES, LIST_LIMIT, mail_status, outside_the_game
-from service.web.app import csrf, services
+from service.web.extensions import csrf, services
 from service.web.errors import json_errors
-from service.application.games import load
+from service.store.loading import load
 from service.store.models import GameRow
 
 bp = Blueprint("admin_api", __name__, url_prefix="/admin/api")

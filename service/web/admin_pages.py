@@ -28,9 +28,9 @@ from service.application import admin_commands as commands
 from service.application import seat_offers
 from service.view.audit import audit, newcomer_address, shows_secrets
 from service.view.notices import undone_moves
-from service.web.app import limiter, services
+from service.web.extensions import limiter, services
 from service.web.errors import told
-from service.application.games import NotFound, load
+from service.store.loading import NotFound, load
 from service.store.history import REWIND_EVENTS
 from service.view.i18n import N_
 from service.store.models import GameRow, OutboxRow

@@ -5,10 +5,11 @@ import hmac
 
 from flask import Blueprint, jsonify, request
 
-from service.web.app import services
+from service.web.extensions import services
 from service.application.confirmations import own_move
 from service.web.errors import json_errors
-from service.application.games import create_game, load
+from service.application.games import create_game
+from service.store.loading import load
 from service.store.history import superseded_seqs
 from service.application.moves import load_for_secret, make_move
 from service.view.presenter import secret_for

@@ -2,49 +2,19 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
-from functools import cached_property
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Callable
 
-from flask import Flask, current_app
-from flask_wtf.csrf import CSRFProtect
+from flask import Flask
 
 from service.web import request_checks
 from service.core.config import ROOT, Settings, from_env
 from service.web.cookie_sessions import CookieSessions
 from service.store.db import Database
-from service.mail.delivery import deliver, transport_for
 from service.mail.dispatch import CeleryDispatcher, InlineDispatcher
 from service.web.json_response import JSONResponses
-from service.web.limits import limiter
-
-csrf = CSRFProtect()
-
-
-def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
-
-
-@dataclass
-class Services:
-    settings: Settings
-    db: Database
-    clock: Callable[[], datetime]
-    dispatch: Callable
-
-    def deliver(self, outbox_id: int) -> str:
-        return deliver(self.db, self.settings, outbox_id, self.clock(), self.transport)
-
-    @cached_property
-    def transport(self):
-        """One per process, so an SMTP connection is reused from mail to mail."""
-        return transport_for(self.settings)
-
-
-def services() -> Services:
-    return current_app.extensions["chasqui"]
-
+from service.application.services import Services, utc_now
+from service.web.extensions import csrf, install, limiter
 
 def create_app(settings: Settings | None = None, clock: Callable[[], datetime] = utc_now,
                upgrade: bool = False) -> Flask:
@@ -69,7 +39,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], datetime] =
         chasqui.dispatch = InlineDispatcher(chasqui.deliver)
     else:
         chasqui.dispatch = CeleryDispatcher(settings.redis_url, settings.queue)
-    app.extensions["chasqui"] = chasqui
+    install(app, chasqui)
     csrf.init_app(app)
     app.config.setdefault("RATELIMIT_STORAGE_URI", settings.redis_url or "memory://")
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
@@ -133,13 +103,13 @@ def _register_mail(app: Flask) -> None:
     """Issue 7: languages (Flask-Babel), mail replies (webhook, CSRF-exempt: authorised by
     CHASQUI_INBOUND_TOKEN), table talk, my games + one-click unsubscribe (the unsubscribe
     blueprint alone is CSRF-exempt: authorised by its signed token), spectators, rematch."""
-    from service.view import i18n
+    from service.web import languages
     from service.web import mailpages
     from service.web import rematch
     from service.web import spectate
     from service.web import talk
     from service.web import inbound_webhook as webhook
-    i18n.init_app(app)
+    languages.init_app(app)
     app.register_blueprint(webhook.bp)
     csrf.exempt(webhook.bp)
     talk.init_app(app)

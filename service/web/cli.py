@@ -11,7 +11,7 @@ from sqlalchemy import select
 from service.store import fairness
 
 from service.store import events as store
-from service.web.app import services
+from service.web.extensions import services
 from service.mail.delivery import due_ids
 from service.store.models import GameRow
 from service.store.events import verify_chain

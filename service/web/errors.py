@@ -15,7 +15,8 @@ from __future__ import annotations
 from flask import Blueprint, Flask, jsonify, render_template, request
 
 from engine import IllegalAction
-from service.application.games import NotFound
+from service.store.loading import NotFound
+from service.core.refusals import said
 from service.view.i18n import N_, page_language, translate
 from service.store.events import Conflict
 from service.core.tokens import BadSecret
@@ -28,13 +29,6 @@ PAGE_TITLES = {BadSecret: N_("Link not valid"), NotFound: N_("No such game")}
 # wrong method): Werkzeug's own texts are English.
 HTTP_PAGES = {404: (N_("Not found"), N_("There is no page at this address.")),
               405: (N_("Not allowed"), N_("This address does not take this kind of request."))}
-
-
-def said(error):
-    """What of ``error`` a reader is shown: its phrase, else (an error no refusal is made of)
-    its English text."""
-    say = getattr(error, "say", None)
-    return str(error) if say is None else say
 
 
 def told(error, language: str | None = None) -> str:

@@ -20,6 +20,7 @@ import threading
 from aiosmtpd.controller import Controller
 from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP
+from service.web.extensions import services
 
 log = logging.getLogger("chasqui.inbound")
 MAX_SIZE = 1024 * 1024
@@ -28,7 +29,7 @@ MAX_SIZE = 1024 * 1024
 class InboundHandler:
     def __init__(self, app):
         self.app = app
-        self.svc = app.extensions["chasqui"]
+        self.svc = services(app)
         local = re.escape(self.svc.settings.inbound_address)
         self.accept = re.compile(rf"^{local}\+[0-9a-z-]+@", re.IGNORECASE)
 

@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import hmac
 
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, jsonify, request
 
 from service.application.inbound import handle
 from service.web.request_checks import takes_body
+from service.web.extensions import services
 
 bp = Blueprint("inbound", __name__, url_prefix="/inbound")
 MAX_BYTES = 1024 * 1024
 
 
 def _authorised() -> bool:
-    token = current_app.extensions["chasqui"].settings.inbound_token
+    token = services().settings.inbound_token
     given = request.headers.get("X-Chasqui-Inbound-Token", "")
     auth = request.headers.get("Authorization", "")
     if not given and auth.startswith("Bearer "):
@@ -37,5 +38,5 @@ def receive():
     if not raw.strip():
         return jsonify(error="the body must be the raw RFC 5322 message"), 400
     recipients = request.args.getlist("to")
-    status = handle(current_app.extensions["chasqui"], raw, recipients)
+    status = handle(services(), raw, recipients)
     return jsonify(status=status), 200

@@ -9,7 +9,7 @@ from service.application import invitations
 
 from service.mail import mailer
 from service.application.invitations import InvitationError
-from service.web.app import limiter, services
+from service.web.extensions import limiter, services
 from service.web.errors import told
 from service.store.models import PendingGameRow
 

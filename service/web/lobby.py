@@ -13,7 +13,7 @@ from service.mail import mailer
 
 from service.application import quotas
 from service.application.invitations import InvitationError
-from service.web.app import limiter, services
+from service.web.extensions import limiter, services
 from service.web.errors import told
 from service.view.i18n import N_
 from service.store.models import PendingGameRow

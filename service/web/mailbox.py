@@ -15,7 +15,7 @@ from email import policy
 from flask import Blueprint, abort, render_template, request
 from sqlalchemy import select
 
-from service.web.app import services
+from service.web.extensions import services
 from service.store.models import LocalMailRow
 
 bp = Blueprint("mailbox", __name__, url_prefix="/mailbox")

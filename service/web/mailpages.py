@@ -9,7 +9,7 @@
   cookies), so its blueprint is CSRF-exempt."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, flash, g, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 
 from service.store import preferences
 from service.mail.digest import seat_games
@@ -18,13 +18,14 @@ from service.view.i18n import N_
 from service.store.models import SeatRow
 from service.store.preferences import BadToken
 from service.core.tokens import make_secret
+from service.web.extensions import services
 
 me = Blueprint("me", __name__, url_prefix="/me")
 unsubscribe = Blueprint("unsubscribe", __name__, url_prefix="/unsubscribe")
 
 
 def _svc():
-    return current_app.extensions["chasqui"]
+    return services()
 
 
 @me.errorhandler(BadToken)
@@ -41,7 +42,7 @@ def my_games(token: str):
         games = seat_games(session, address)
         stored = preferences.address_language(session, address)
     language = stored or preferences.DEFAULT_LANGUAGE
-    if stored:  # else the page follows the browser (service.view.i18n.select_page_locale)
+    if stored:  # else the page follows the browser (service.web.languages.select_page_locale)
         g.chasqui_language = stored
     for game in games:
         secret = make_secret(svc.settings.secret_key, game["game_id"], game["seat"], game["nonce"])

@@ -15,7 +15,7 @@ from service.mail import mailer
 from service.application import quotas
 from service.web import sessions
 from service.application.invitations import InvitationError
-from service.web.app import limiter, services
+from service.web.extensions import limiter, services
 from service.web.errors import told
 from service.view.i18n import N_
 from service.store.models import AccountRow, PendingGameRow
@@ -221,4 +221,4 @@ def open_admin(pending_id: str):
 
 @bp.app_template_filter("hours")
 def _hours(value) -> str:
-    return mailer._hours(float(value))
+    return mailer.hours_text(float(value))

@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, render_template
 
 from engine import GAMES
-from service.web.app import services
+from service.web.extensions import services
 
 bp = Blueprint("pages", __name__)
 

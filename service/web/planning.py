@@ -20,9 +20,10 @@ from engine import IllegalAction, clone
 from engine.core import without_label
 from engine.text import phrase, term
 from service.store import events as store
-from service.web.app import services
+from service.web.extensions import services
 from service.web.errors import told
-from service.application.games import StaleMove, _queue_mail, load, record_move, submit_move
+from service.application.games import StaleMove, queue_mail, record_move, submit_move
+from service.store.loading import load
 from service.application.moves import load_for_secret, resolve_seat
 from service.view.presenter import seat_context
 from service.core.validation import json_document
@@ -145,7 +146,7 @@ def standing(secret: str):
             record_move(session, loaded, "MoveMade", seat,
                         {**action, "label": "Set standing orders"}, f"seat:{seat}", svc.clock(),
                         seq_seen=loaded.seq)
-            ids = _queue_mail(session, loaded, seat, svc.clock(), svc.settings.mail_domain)
+            ids = queue_mail(session, loaded, seat, svc.clock(), svc.settings.mail_domain)
         svc.dispatch(ids)
     except (IllegalAction, store.Conflict) as error:
         flash(gettext("Not done: %(error)s", error=told(error)), "error")

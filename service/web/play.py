@@ -9,7 +9,7 @@ from engine import IllegalAction
 from service.application.admin_commands import undo_label, undo_move
 from service.store import timekeeping
 from service.application.confirmations import named, own_move
-from service.web.app import services
+from service.web.extensions import services
 from service.web.errors import told
 from service.application.games import is_fresh
 from service.view.i18n import page_language, said

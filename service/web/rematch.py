@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from flask import Blueprint, current_app, flash, redirect, url_for
+from flask import Blueprint, flash, redirect, url_for
 from flask_babel import gettext
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -15,9 +15,11 @@ from engine import IllegalAction
 from engine.text import phrase
 from service.store import preferences
 from service.web.errors import told
-from service.application.games import Outcome, create_game, load
+from service.application.games import Outcome, create_game
+from service.store.loading import load
 from service.store.models import RematchRow, SeatRow
 from service.core.tokens import make_secret
+from service.web.extensions import services
 
 bp = Blueprint("rematch", __name__, url_prefix="/play")
 
@@ -59,7 +61,7 @@ def new_seat_of(seats: int, old_seat: int) -> int:
 def create(secret: str):
     from service.application.moves import resolve_seat
 
-    svc = current_app.extensions["chasqui"]
+    svc = services()
     for _attempt in range(2):  # two players at once: the loser of the race finds the winner's
         try:
             with svc.db.unit_of_work() as session:

@@ -10,8 +10,8 @@ from engine import GAMES
 from service.mail import mailer
 from service.application import admin_commands as commands
 from service.application import seat_offers
-from service.view.notices import actor_name
-from service.web.app import limiter, services
+from service.view.notices import actor_name, opening
+from service.web.extensions import limiter, services
 from service.web.errors import told
 from service.store.models import GameRow, SeatRow
 
@@ -32,7 +32,7 @@ def _summary(session, offer) -> dict:
         select(SeatRow).where(SeatRow.game_id == offer.game_id).order_by(SeatRow.seat))]
     return {"offer": offer, "title": GAMES[game.game].title if game.game in GAMES else game.game,
             "status": game.status, "players": players,
-            "by": seat_offers.opening(actor_name(offer.offered_by, players))}
+            "by": opening(actor_name(offer.offered_by, players))}
 
 
 @bp.get("/<token>")

@@ -3,21 +3,16 @@ the service key), showing the ``seat=None`` view: what every seat may see, no se
 action, no player's link."""
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template
+from flask import Blueprint, render_template
 from itsdangerous import BadSignature, URLSafeSerializer
 
 from engine.text import phrase
-from service.application.games import NotFound, load
+from service.store.loading import NotFound, load
 from service.view.presenter import seat_context
-from service.core.tokens import signed
-
-SALT = "chasqui-watch-v1"
+from service.core.tokens import SPECTATE_SALT as SALT, spectate_token
+from service.web.extensions import services
 
 bp = Blueprint("spectate", __name__, url_prefix="/watch")
-
-
-def spectate_token(secret_key: str, game_id: str) -> str:
-    return signed(secret_key, SALT, game_id)
 
 
 def read_spectate_token(secret_key: str, token: str) -> str:
@@ -32,7 +27,7 @@ def read_spectate_token(secret_key: str, token: str) -> str:
 
 def spectate_url(game_id: str) -> str:
     """Jinja global: the public link of a game (the play page shows it)."""
-    settings = current_app.extensions["chasqui"].settings
+    settings = services().settings
     return f"{settings.base_url}/watch/{spectate_token(settings.secret_key, game_id)}"
 
 
@@ -44,7 +39,7 @@ def init_app(app) -> None:
 
 @bp.get("/<token>")
 def watch(token: str):
-    svc = current_app.extensions["chasqui"]
+    svc = services()
     game_id = read_spectate_token(svc.settings.secret_key, token)
     with svc.db.reading() as session:
         loaded = load(session, game_id)

@@ -4,67 +4,20 @@ Both directions are events (``VacationStarted``/``VacationEnded``) in the log, s
 shows who was away when; they leave the engine state untouched, so nobody's links go stale."""
 from __future__ import annotations
 
-from datetime import datetime
 
 from flask import Blueprint, flash, redirect, request, url_for
 from flask_babel import gettext
-from sqlalchemy.orm import Session
 
 from engine import IllegalAction
-from engine.text import phrase, term
 from service.store import events as store
-from service.store import timekeeping
-from service.web.app import services
+from service.application.vacation import end, start
+from service.web.extensions import services
 from service.web.errors import told
-from service.application.games import Loaded, _outbox, load
-from service.store.models import SeatClockRow
+from service.store.loading import load
 from service.application.moves import resolve_seat
 from service.core.tokens import BadSecret
 
 bp = Blueprint("vacation", __name__, url_prefix="/play")
-
-
-def _clock(session: Session, loaded: Loaded, seat: int) -> SeatClockRow:
-    clock = session.get(SeatClockRow, (loaded.row.id, seat))
-    if clock is None:
-        clock = SeatClockRow(game_id=loaded.row.id, seat=seat, bank_seconds=0, vacation_used_seconds=0)
-        session.add(clock)
-    return clock
-
-
-def start(session: Session, loaded: Loaded, seat: int, now: datetime, domain: str,
-          actor: str, auto: bool) -> list[int]:
-    if loaded.row.status not in ("active", "paused"):
-        raise IllegalAction(phrase("the game is {status}", status=term(loaded.row.status)))
-    settings = timekeeping.clock_of(loaded.first.payload)
-    left = timekeeping.start_vacation(session, _clock(session, loaded, seat), settings,
-                                      loaded.first.recorded_at, now)
-    _append(session, loaded, "VacationStarted", {"seat": seat, "auto": auto,
-                                                 "days_left": round(left.total_seconds() / 86400, 2)},
-            actor, now)
-    return _mail(session, loaded, seat, "vacation_auto", now, domain) if auto else []
-
-
-def end(session: Session, loaded: Loaded, seat: int, now: datetime, domain: str,
-        actor: str, auto: bool) -> list[int]:
-    settings = timekeeping.clock_of(loaded.first.payload)
-    timekeeping.end_vacation(session, _clock(session, loaded, seat), settings, now)
-    _append(session, loaded, "VacationEnded", {"seat": seat, "auto": auto}, actor, now)
-    return _mail(session, loaded, seat, "vacation_over", now, domain) if auto else []
-
-
-def _append(session, loaded, kind, payload, actor, now) -> None:
-    event = store.append(session, loaded.row.id, loaded.seq + 1, loaded.head_hash, kind,
-                         payload, actor, now)
-    loaded.events.append(event)
-    loaded.row.head_seq, loaded.row.updated_at = event.seq, now
-
-
-def _mail(session, loaded, seat, kind, now, domain) -> list[int]:
-    row = _outbox(loaded, loaded.seats[seat], kind, now, domain)
-    session.add(row)
-    session.flush()
-    return [row.id]
 
 
 @bp.post("/<secret>/vacation")

@@ -15,8 +15,8 @@ from flask import Blueprint, Response, jsonify, render_template, request
 
 from engine.text import phrase
 from service.store import fairness
-from service.web.app import limiter, services
-from service.application.games import Loaded, NotFound, load
+from service.web.extensions import limiter, services
+from service.store.loading import Loaded, NotFound, load
 from service.application.moves import load_for_secret
 from service.web.request_checks import takes_body
 from service.web.spectate import read_spectate_token

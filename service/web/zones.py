@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from engine import IllegalAction
 from engine.text import phrase
-from service.web.app import services
+from service.web.extensions import services
 from service.web.errors import told
 from service.store.models import MailPreferenceRow
 from service.application.moves import resolve_seat

@@ -13,8 +13,9 @@ import pytest
 
 from engine.core import without_label
 from service.web.app import create_app
-from service.application.games import load
+from service.store.loading import load
 from tests.conftest import ADMIN_TOKEN, make_settings
+from service.web.extensions import services
 
 CHROMIUM = os.environ.get("CHASQUI_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -73,7 +74,7 @@ class LiveServer:
     def stop(self) -> None:
         self.server.shutdown()
         self.thread.join(5)
-        self.app.extensions["chasqui"].db.dispose()
+        services(self.app).db.dispose()
 
     def new_game(self, game: str, players: list[str], seed: int = 7) -> tuple[str, list[str]]:
         body = {"game": game, "seed": seed, "players": [
@@ -88,7 +89,7 @@ class LiveServer:
         return f"{self.url}/play/{secret}"
 
     def loaded(self, game_id: str):
-        svc = self.app.extensions["chasqui"]
+        svc = services(self.app)
         with self.app.app_context(), svc.db.reading() as session:
             return load(session, game_id)
 

@@ -17,6 +17,7 @@ from service.web.app import create_app
 from service.core.config import from_env
 from tests.integration.smtp_sink import SmtpServer
 from tests.services_available import redis_url as reachable_redis
+from service.web.extensions import services
 
 ROOT = Path(__file__).resolve().parents[2]
 ADMIN = "it-admin-token"
@@ -51,7 +52,7 @@ def env(postgres_url, redis_url, smtp):
 def app(env):
     app = create_app(from_env(env), upgrade=True)
     yield app
-    db = app.extensions["chasqui"].db
+    db = services(app).db
     with db.engine.begin() as conn:
         truncate_all(conn)
     db.dispose()

@@ -23,12 +23,13 @@ from service.application.games import create_game
 from service.store.models import DeadlineRow, EventRow, OutboxRow
 from tests.conftest import secret_from_url
 from tests.integration.conftest import ADMIN
+from service.web.extensions import services
 
 pytestmark = pytest.mark.integration
 
 
 def test_concurrent_sweepers_fire_each_deadline_exactly_once(app):
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     now = svc.clock()
     game_ids = []
     with svc.db.unit_of_work() as session:
@@ -105,7 +106,7 @@ def _a_move_waiting_for_the_sweep(app):
     """A new game; the sweep (this unit of work) holds seat 0's due deadline, and seat 0's
     move, in a thread, has written its event and waits for that row.  Yields (session, the
     deadline, the moment the sweep runs at, the move's answers, the game's id)."""
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     client = app.test_client()
     created = client.post("/api/games", headers={"Authorization": f"Bearer {ADMIN}"}, json={
         "game": "incan_gold", "seed": 3, "clock": {"vacation_days": 0},
@@ -126,7 +127,7 @@ def _a_move_waiting_for_the_sweep(app):
 
 
 def _kinds(app, game_id: str) -> list[str]:
-    with app.extensions["chasqui"].db.reading() as session:
+    with services(app).db.reading() as session:
         return list(session.scalars(select(EventRow.kind).where(EventRow.game_id == game_id)
                                     .order_by(EventRow.seq)))
 
@@ -154,7 +155,7 @@ def test_a_timeout_deadlocked_with_the_players_move_gives_way_and_the_move_stand
             deadlines.fire(session, deadline, later, "chasqui.it")
     assert answers[0].status_code == 200, answers[0].get_json()
     assert _kinds(app, game_id) == ["GameCreated", "MoveMade"]
-    with app.extensions["chasqui"].db.reading() as session:
+    with services(app).db.reading() as session:
         assert [d.status for d in session.scalars(select(DeadlineRow).where(
             DeadlineRow.game_id == game_id, DeadlineRow.seat == 0))] == ["cancelled"], \
             "the move closed the decision"

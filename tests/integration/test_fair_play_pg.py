@@ -15,6 +15,7 @@ from service.store import events as store
 from tests.conftest import ADMIN_TOKEN, secret_from_url
 from tests.integration.test_move_one_read_one_write import app, clock  # noqa: F401  (fixtures)
 from tests.service.test_fair_play import play_to_the_end
+from service.web.extensions import services
 
 pytestmark = pytest.mark.integration
 
@@ -36,7 +37,7 @@ def test_the_move_that_ends_a_game_reveals_its_seed_in_its_one_write_statement(a
     monkeypatch.setattr(move_writes.Writes, "execute", recording)
     play_to_the_end(client, secrets)
     assert written and written[-1][-1] == "SeedRevealed", written[-3:]
-    db = app.extensions["chasqui"].db
+    db = services(app).db
     with db.reading() as session:
         events = store.load(session, created["id"])
     assert all(e.nonce for e in events) and events[-1].kind == "SeedRevealed"

@@ -22,6 +22,7 @@ from service.store.events import utc
 from tests.conftest import FrozenClock, secret_from_url
 from tests.integration.conftest import ADMIN, Worker
 from tests.integration.smtp_sink import free_port
+from service.web.extensions import services
 
 pytestmark = pytest.mark.integration
 
@@ -32,7 +33,7 @@ GRACE = timedelta(seconds=60)  # due_ids' default grace: the sweep waits this lo
 # --- helpers shared by the fault tests (imported by the other test_faults_* modules) ---------
 
 def services(app):
-    return app.extensions["chasqui"]
+    return services(app)
 
 
 def capture_dispatch(app) -> list[int]:
@@ -353,7 +354,7 @@ def test_moves_are_accepted_while_redis_is_down_and_their_mail_goes_out_after(ap
                    "a mail dispatched directly after the outage")
     finally:
         worker.stop()
-        web.extensions["chasqui"].db.dispose()
+        services(web).db.dispose()
     all_sent_once_each(app, smtp.sink, game_id)
 
 
@@ -371,7 +372,7 @@ def test_a_hung_broker_costs_the_dispatcher_one_short_timeout_not_one_per_mail(a
         assert elapsed < 3.5, f"dispatching four rows took {elapsed:.1f}s with a hung broker"
     finally:
         own_redis.resume()
-        web.extensions["chasqui"].db.dispose()
+        services(web).db.dispose()
 
 
 def test_a_hung_broker_holds_a_request_for_at_most_one_short_timeout(app, env, own_redis):
@@ -389,4 +390,4 @@ def test_a_hung_broker_holds_a_request_for_at_most_one_short_timeout(app, env, o
         assert elapsed < 5.0, f"creating a game took {elapsed:.1f}s with a hung broker"
     finally:
         own_redis.resume()
-        web.extensions["chasqui"].db.dispose()
+        services(web).db.dispose()

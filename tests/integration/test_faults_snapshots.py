@@ -13,7 +13,8 @@ from sqlalchemy import select
 from engine import canonical_json
 from service.store import snapshots
 from service.store import events as store
-from service.application.games import create_game, load, submit_move
+from service.application.games import create_game, submit_move
+from service.store.loading import load
 from service.store.history import rebuild
 from tests.integration.test_faults import services
 

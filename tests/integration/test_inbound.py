@@ -19,6 +19,7 @@ from service.store.models import InboundMailRow
 from service.store.preferences import set_preference
 from tests.integration.conftest import ADMIN, ROOT
 from tests.integration.smtp_sink import free_port
+from service.web.extensions import services
 
 pytestmark = pytest.mark.integration
 
@@ -86,7 +87,7 @@ def test_replies_through_the_listener_move_the_game(app, worker, smtp, inbound):
         kinds = sorted(m["Message-ID"].split("@")[0].split(".")[3] for m in got)
         assert kinds == ["reply_ok", "start", "turn"], kinds
     assert not sink.received("mallory@evil.example")
-    with app.extensions["chasqui"].db.reading() as session:
+    with services(app).db.reading() as session:
         statuses = sorted(session.scalars(select(InboundMailRow.status)))
     assert statuses == ["moved"] * 4 + ["refused"]
 
@@ -100,7 +101,7 @@ def test_the_daily_digest_is_delivered_by_the_worker(app, worker, smtp):
         created = client.post("/api/games", json={"game": "incan_gold", "seed": seed, "players": players},
                               headers=admin)
         ids.append(created.get_json()["id"])
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     with svc.db.unit_of_work() as session:
         for game_id in ids:
             set_preference(session, game_id, 0, svc.clock(), mode="digest")

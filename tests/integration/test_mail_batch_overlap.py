@@ -7,6 +7,7 @@ import pytest
 
 from service.mail.delivery import deliver_many
 from tests.integration.test_faults import create_game, outbox
+from service.web.extensions import services
 
 pytestmark = pytest.mark.integration
 
@@ -27,7 +28,7 @@ def refusing_data_number(sink, number: int, reply: str) -> None:
 
 def test_a_relay_that_turns_unwell_mid_batch_gets_no_further_mail_and_only_its_row_is_counted(
         app, smtp):
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     assert svc.transport.overlapping
     game_id, _ = create_game(app.test_client(), players=5)
     ids = [row.id for row in outbox(app, game_id)]
@@ -44,7 +45,7 @@ def test_a_relay_that_turns_unwell_mid_batch_gets_no_further_mail_and_only_its_r
 
 
 def test_a_bounce_mid_batch_is_recorded_on_its_row_and_the_rest_go_out_in_order(app, smtp):
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     game_id, _ = create_game(app.test_client(), players=4)
     ids = [row.id for row in outbox(app, game_id)]
     refusing_data_number(smtp.sink, 2, "550 5.1.1 no such user")

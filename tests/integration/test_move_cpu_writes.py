@@ -18,6 +18,7 @@ from service.application.games import create_game
 from service.store.models import DeadlineRow, GameRow, OutboxRow, SeatClockRow, SeatRow
 from service.store.timekeeping import Clock
 from tests.services_available import truncate_all
+from service.web.extensions import services
 
 pytestmark = pytest.mark.integration
 
@@ -34,7 +35,7 @@ def pg_app(postgres_url):
                                "CHASQUI_BASE_URL": "http://c.it", "CHASQUI_SECRET_KEY": "k",
                                "CHASQUI_ADMIN_TOKEN": "a"}), upgrade=True)
     yield app
-    db = app.extensions["chasqui"].db
+    db = services(app).db
     with db.engine.begin() as conn:
         truncate_all(conn)
     db.dispose()
@@ -45,7 +46,7 @@ def _statements(app) -> list[tuple[str, object]]:
 
     def record(_conn, _cursor, statement, parameters, _context, _many):
         seen.append((statement, parameters))
-    for engine in app.extensions["chasqui"].db.engines:  # the moves' own pool too
+    for engine in services(app).db.engines:  # the moves' own pool too
         event.listen(engine, "before_cursor_execute", record)
     return seen
 
@@ -61,7 +62,7 @@ def _new_game(db, players: int = 8) -> str:
 
 
 def test_a_game_start_owing_eight_mails_is_one_statement_of_few_parameters(pg_app):
-    db = pg_app.extensions["chasqui"].db
+    db = services(pg_app).db
     seen = _statements(pg_app)
     game_id = _new_game(db)
     writes = [(sql, params) for sql, params in seen if "INSERT INTO outbox" in sql]
@@ -87,7 +88,7 @@ def test_a_game_start_owing_eight_mails_is_one_statement_of_few_parameters(pg_ap
 
 
 def test_written_values_read_back_exactly_and_ids_come_back_in_row_order(pg_app):
-    db = pg_app.extensions["chasqui"].db
+    db = services(pg_app).db
     game_id = _new_game(db, players=3)
     moment = datetime(2026, 12, 1, 7, 8, 9, 654321, tzinfo=LIMA)  # not UTC, microseconds
     with db.unit_of_work() as session:
@@ -116,7 +117,7 @@ def test_written_values_read_back_exactly_and_ids_come_back_in_row_order(pg_app)
 
 
 def test_a_plain_text_read_sees_pending_changes_and_shares_the_transaction(pg_app):
-    db = pg_app.extensions["chasqui"].db
+    db = services(pg_app).db
     game_id = _new_game(db, players=3)
     by_id = select(GameRow.__table__.c.status).where(GameRow.__table__.c.id == game_id)
     with db.unit_of_work() as session:

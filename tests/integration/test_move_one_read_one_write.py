@@ -20,16 +20,17 @@ from service.store import snapshots
 
 from service.store import events as store
 
-from service.web import vacation
+from service.application import vacation
 from service.web.app import create_app
 from service.core.config import from_env
-from service.application.games import load
+from service.store.loading import load
 from service.store.models import (DeadlineRow, EventRow, GameRow, MailPreferenceRow, OutboxRow,
                             SeatClockRow)
 from service.application.moves import _resolve, make_move
 from service.store.events import Conflict
 from tests.conftest import ADMIN_TOKEN, FrozenClock, secret_from_url
 from tests.services_available import truncate_all
+from service.web.extensions import services
 
 pytestmark = pytest.mark.integration
 
@@ -49,7 +50,7 @@ def app(postgres_url, clock):
         "CHASQUI_SECRET_KEY": "one-read-secret", "CHASQUI_ADMIN_TOKEN": ADMIN_TOKEN,
         "CHASQUI_RATE_LIMIT": "off"}), clock=clock, upgrade=True)
     yield app
-    db = app.extensions["chasqui"].db
+    db = services(app).db
     with db.engine.begin() as conn:
         truncate_all(conn)
     db.dispose()
@@ -93,7 +94,7 @@ def test_the_one_read_sees_what_the_orm_path_reads(app, clock):
     client = app.test_client()
     game_id, secrets = new_game(client, clock_settings={"per_decision_hours": 30})
     play(client, secrets, 2 * snapshots.EVERY + 3, clock)
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     with svc.db.unit_of_work() as session:  # a turn-mail mode for one seat
         session.add(MailPreferenceRow(game_id=game_id, seat=2, mode="digest", updated_at=START))
     with svc.db.reading() as session:
@@ -127,7 +128,7 @@ def test_a_move_is_one_read_and_one_write(app):
     _game_id, secrets = new_game(client)
     play(client, secrets, 3)  # warm: the game's snapshot cadence is not at this move
     statements: list[str] = []
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     dispatched: list[int] = []
     svc.dispatch = dispatched.extend  # the mail it owes is delivered elsewhere (a worker)
 
@@ -154,7 +155,7 @@ def test_a_taken_seq_writes_nothing_even_with_several_events(app):
     of the command (nor any projection) is left behind, in autocommit as in a transaction."""
     client = app.test_client()
     game_id, _secrets = new_game(client)
-    db = app.extensions["chasqui"].db
+    db = services(app).db
     with db.reading() as session:
         head = session.get(GameRow, game_id).head_seq
         head_hash = store.load(session, game_id)[-1].hash
@@ -186,7 +187,7 @@ def test_a_snapshot_of_other_rules_makes_the_move_read_the_orm_way(app):
     client = app.test_client()
     game_id, secrets = new_game(client)
     answer = play(client, secrets, snapshots.EVERY + 2)
-    db = app.extensions["chasqui"].db
+    db = services(app).db
     with db.engine.begin() as conn:  # a newer snapshot, written by other rules
         conn.execute(text("INSERT INTO snapshots (game_id, seq, rules_version, state, created_at) "
                           "SELECT game_id, seq + 1, 'other-rules', state, created_at FROM "
@@ -208,7 +209,7 @@ def test_a_snapshot_of_other_rules_makes_the_move_read_the_orm_way(app):
 def test_a_projection_behind_its_events_makes_the_move_read_the_orm_way(app):
     client = app.test_client()
     game_id, secrets = new_game(client)
-    db = app.extensions["chasqui"].db
+    db = services(app).db
     with db.engine.begin() as conn:
         conn.execute(text("UPDATE games SET head_seq = 0 WHERE id = :g"), {"g": game_id})
     with db.reading() as session:
@@ -224,7 +225,7 @@ def test_a_vacationers_move_ends_the_vacation_in_the_same_statement(app, clock):
     cancelled with the move's other rows, not by a statement of its own."""
     client = app.test_client()
     game_id, secrets = new_game(client, clock_settings={"per_decision_hours": 30})
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     with svc.db.unit_of_work() as session:
         loaded = load(session, game_id)
         vacation.start(session, loaded, 2, clock(), svc.settings.mail_domain, "seat:2", auto=False)
@@ -262,7 +263,7 @@ def test_a_vacationers_move_ends_the_vacation_in_the_same_statement(app, clock):
 def test_an_autocommit_command_cannot_leave_orm_changes_unwritten(app):
     """``Database.autocommit`` closes its session without a commit: an ORM object added and
     never flushed would be lost without a word, so the session refuses to end that way."""
-    db = app.extensions["chasqui"].db
+    db = services(app).db
     with pytest.raises(RuntimeError, match="unwritten"):
         with db.autocommit() as session:
             session.add(GameRow(id="never-written", game="incan_gold", status="active",
@@ -275,7 +276,7 @@ def test_moves_run_on_connections_that_stay_in_autocommit(app):
     """The moves' pool is its own, in autocommit from the start: no connection is switched to
     autocommit for one move and back when it returns (and the units of work of every other
     command keep their transactions)."""
-    db = app.extensions["chasqui"].db
+    db = services(app).db
     with db.autocommit() as session:
         assert session.connection().connection.driver_connection.autocommit
         session.execute(text("SELECT 1"))
@@ -292,7 +293,7 @@ def test_a_snapshot_a_move_owes_is_part_of_its_one_write(app):
     statements, and each kept snapshot is the state a full replay gives at its seq."""
     client = app.test_client()
     game_id, secrets = new_game(client)
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     svc.dispatch = [].extend
     statements: list[str] = []
 
@@ -336,12 +337,12 @@ def test_a_move_opens_no_orm_session_and_a_rarer_need_still_gets_one(app, monkey
     monkeypatch.setattr(statement_session, "Session", Counted)
     play(client, secrets, snapshots.EVERY + 3)
     assert opened == [], "no ORM session for a move"
-    db = app.extensions["chasqui"].db
+    db = services(app).db
     with db.autocommit() as session:
         assert session.execute(text("SELECT 1")).scalar_one() == 1
         assert session.get(GameRow, game_id).head_seq > snapshots.EVERY
     assert opened == [1]
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     svc.dispatch = [].extend
     answer = client.get(f"/api/play/{secrets[0]}").get_json()
     seat = answer["to_act"][0]
@@ -359,7 +360,7 @@ def test_a_moves_one_event_and_one_clock_store_what_the_orm_path_stores(app, clo
     from tests.conftest import make_settings
 
     def rows(application, game_id):
-        db = application.extensions["chasqui"].db
+        db = services(application).db
         with db.engine.connect() as conn:
             events = conn.execute(text(
                 "SELECT seq, kind, CAST(payload AS TEXT), actor, recorded_at FROM events "
@@ -390,7 +391,7 @@ def test_a_moves_one_event_and_one_clock_store_what_the_orm_path_stores(app, clo
     postgres, orm = played
     assert len(postgres[0]) == 11 and any(row[1] for row in postgres[1])
     assert postgres == orm
-    lite.extensions["chasqui"].db.dispose()
+    services(lite).db.dispose()
 
 
 def _utc(value):

@@ -11,13 +11,15 @@ from sqlalchemy import select
 
 from service.application import deadlines
 
-from service.web import vacation
+from service.application import vacation
 from service.web.app import create_app
 from service.core.config import from_env
-from service.application.games import create_game, load, submit_move
+from service.application.games import create_game, submit_move
+from service.store.loading import load
 from service.store.models import (DeadlineRow, GameRow, MailPreferenceRow, OutboxRow, SeatClockRow,
                             SeatRow)
 from tests.services_available import truncate_all
+from service.web.extensions import services
 
 pytestmark = pytest.mark.integration
 
@@ -34,7 +36,7 @@ def _app(url: str):
 def _play(app) -> tuple[str, list[int]]:
     """A clocked 4-seat game: one seat wants no turn mail, one goes on vacation and comes back
     by moving, reminders and timeouts fire, moves are made until the game ends."""
-    db = app.extensions["chasqui"].db
+    db = services(app).db
     now = START
     outbox: list[int] = []
     with app.app_context():
@@ -71,7 +73,7 @@ def _play(app) -> tuple[str, list[int]]:
 
 
 def _rows(app, game_id: str) -> dict:
-    db = app.extensions["chasqui"].db
+    db = services(app).db
     with db.reading() as session:
         def rows(model, *columns, order):
             return [tuple(getattr(r, c) for c in columns) for r in session.scalars(
@@ -109,13 +111,13 @@ def test_one_statement_writes_leave_the_same_rows_as_one_by_one(tmp_path, postgr
         assert any(st == "cancelled" for *_x, st in on_postgres["deadlines"])
         assert on_postgres == on_sqlite
         assert len(pg_outbox) == len(lite_outbox) == len(on_postgres["outbox"])
-        with pg.extensions["chasqui"].db.reading() as session:  # ids returned in row order
+        with services(pg).db.reading() as session:  # ids returned in row order
             ids = session.scalars(select(OutboxRow.id).where(OutboxRow.game_id == pg_id)
                                   .order_by(OutboxRow.id)).all()
         assert sorted(pg_outbox) == list(ids)
     finally:
-        lite.extensions["chasqui"].db.dispose()
-        db = pg.extensions["chasqui"].db
+        services(lite).db.dispose()
+        db = services(pg).db
         with db.engine.begin() as conn:
             truncate_all(conn)
         db.dispose()

@@ -15,6 +15,7 @@ from service.store.models import SeatClockRow
 from service.application.moves import _resolve
 from tests.conftest import ADMIN_TOKEN, FrozenClock, secret_from_url
 from tests.services_available import truncate_all
+from service.web.extensions import services
 
 
 @pytest.fixture
@@ -29,7 +30,7 @@ def app(postgres_url, clock):
         "CHASQUI_SECRET_KEY": "race-secret", "CHASQUI_ADMIN_TOKEN": ADMIN_TOKEN}),
         clock=clock, upgrade=True)
     yield app
-    db = app.extensions["chasqui"].db
+    db = services(app).db
     with db.engine.begin() as conn:
         truncate_all(conn)
     db.dispose()
@@ -51,7 +52,7 @@ def test_a_move_that_read_its_seats_before_another_move_committed_keeps_that_mov
     assert response.status_code == 201
     game_id = response.get_json()["id"]
     secrets = [secret_from_url(s["play_url"]) for s in response.get_json()["seats"]]
-    svc = app.extensions["chasqui"]
+    svc = services(app)
 
     with svc.db.unit_of_work() as session:
         found = _resolve(session, svc.settings.secret_key, secrets[0])  # seats and clocks at seq 1

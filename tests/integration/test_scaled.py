@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from service.application.games import load
+from service.store.loading import load
 from service.store.events import verify_chain
 from tests.conftest import secret_from_url
 from tests.integration.conftest import ADMIN, ROOT, Worker, stop_process

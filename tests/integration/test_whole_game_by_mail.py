@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy import inspect, text
 
 from tests.integration.conftest import ADMIN
+from service.web.extensions import services
 
 pytestmark = pytest.mark.integration
 
@@ -18,7 +19,7 @@ LINK = re.compile(r"\[([A-Z]+)\] (.+)\n\s+(http://chasqui\.it(/play/\S+/a/(\d+)/
 
 
 def test_alembic_builds_the_schema_from_empty_with_the_immutability_trigger(app):
-    engine = app.extensions["chasqui"].db.engine
+    engine = services(app).db.engine
     tables = set(inspect(engine).get_table_names())
     assert {"games", "seats", "events", "outbox", "local_mail", "alembic_version"} <= tables
     with engine.connect() as conn:

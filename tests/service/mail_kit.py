@@ -15,6 +15,7 @@ from service.web.app import create_app
 from service.store.models import EventRow, InboundMailRow
 from tests.conftest import make_settings
 from tests.integration.smtp_sink import SmtpServer, free_port
+from service.web.extensions import services
 
 INBOUND_TOKEN = "test-inbound-token"
 REPLY_TO = re.compile(r"^play\+([0-9a-f]+-\d+-[0-9a-f]{20})@chasqui\.test$")
@@ -33,7 +34,7 @@ def app(tmp_path, clock, smtp):
                                    CHASQUI_INBOUND_TOKEN=INBOUND_TOKEN), clock=clock, upgrade=True)
     app.config["TESTING"] = True
     yield app
-    app.extensions["chasqui"].db.engine.dispose()
+    services(app).db.engine.dispose()
 
 
 @pytest.fixture
@@ -84,11 +85,11 @@ def send(port: int, message: EmailMessage) -> None:
 
 
 def events(app, game_id: str) -> list[EventRow]:
-    with app.extensions["chasqui"].db.reading() as session:
+    with services(app).db.reading() as session:
         return list(session.scalars(select(EventRow).where(EventRow.game_id == game_id)
                                     .order_by(EventRow.seq)))
 
 
 def inbound_rows(app) -> list[InboundMailRow]:
-    with app.extensions["chasqui"].db.reading() as session:
+    with services(app).db.reading() as session:
         return list(session.scalars(select(InboundMailRow).order_by(InboundMailRow.id)))

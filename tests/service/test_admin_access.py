@@ -10,6 +10,7 @@ from tests.conftest import make_settings
 from tests.service.test_admin_support import (GAME_EMAIL, GAME_PASSWORD, SITE_EMAIL, actor_of,
                                               SITE_PASSWORD, csrf_token, events, login,
                                               make_admin, move, post_form, site_admin, svc)
+from service.web.extensions import services
 
 
 def admin_urls(app, game_id):
@@ -113,7 +114,7 @@ def test_session_cookie_is_httponly_samesite_lax_and_secure_on_https(tmp_path, c
         cookie = response.headers["Set-Cookie"]
         assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
         assert ("Secure" in cookie) is secure
-        app.extensions["chasqui"].db.dispose()
+        services(app).db.dispose()
 
 
 def test_forms_without_a_csrf_token_are_400_and_change_nothing(app, client, admin_headers, new_game):

@@ -8,11 +8,12 @@ from flask import render_template
 from sqlalchemy import text
 
 from service.web.app import create_app
-from service.application.games import load
+from service.store.loading import load
 from service.view.presenter import seat_context
 from tests.conftest import make_settings
 from tests.service.test_admin_support import (csrf_token, events, move, post_form, site_admin,
                                               svc)
+from service.web.extensions import services
 
 
 def play_until_tents_fill(client, secrets):
@@ -162,7 +163,7 @@ def test_export_and_import_elsewhere_reproduces_the_game_exactly(app, client, ad
         again = there.post("/admin/api/games/import", json=exported, headers=admin_headers)
         assert again.status_code == 409 and "exists" in again.get_json()["error"]
     finally:
-        other.extensions["chasqui"].db.dispose()
+        services(other).db.dispose()
 
 
 def test_import_refuses_a_broken_chain_and_creates_nothing(app, client, admin_headers, new_game, tmp_path, clock):
@@ -183,7 +184,7 @@ def test_import_refuses_a_broken_chain_and_creates_nothing(app, client, admin_he
             assert there.post("/admin/api/games/import", json=bad, headers=admin_headers).status_code == 400
         assert there.get(f"/api/games/{data['id']}", headers=admin_headers).status_code == 404
     finally:
-        other.extensions["chasqui"].db.dispose()
+        services(other).db.dispose()
 
 
 def test_import_by_file_upload_on_the_dashboard(app, client, admin_headers, new_game, tmp_path, clock):
@@ -203,4 +204,4 @@ def test_import_by_file_upload_on_the_dashboard(app, client, admin_headers, new_
         page = there.get(response.headers["Location"]).get_data(as_text=True)
         assert "verifies (2 events)" in page
     finally:
-        other.extensions["chasqui"].db.dispose()
+        services(other).db.dispose()

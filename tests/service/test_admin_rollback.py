@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import re
 
-from service.application.games import is_fresh, load
+from service.application.games import is_fresh
+
+from service.store.loading import load
 from tests.service.test_admin_support import (SITE_EMAIL, events, links_in, mails, move,
                                               post_form, seats, site_admin, svc, text_of)
 

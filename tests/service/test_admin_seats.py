@@ -1,7 +1,7 @@
 """Seat management and the game's course (issue 6): each an event with the admin as actor."""
 from __future__ import annotations
 
-from service.application.games import load
+from service.store.loading import load
 from tests.service.test_admin_support import (SITE_EMAIL, accept_offer, actor_of, events, links_in, mails,
                                               move, post_form, seats, site_admin, svc, text_of)
 from tests.conftest import secret_from_url

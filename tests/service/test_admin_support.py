@@ -10,13 +10,14 @@ from sqlalchemy import select
 
 from service.application.admin_auth import create_admin
 from service.store.models import AdminRow, LocalMailRow, SeatRow
+from service.web.extensions import services
 
 SITE_EMAIL, SITE_PASSWORD = "root@example.org", "correct horse battery"
 GAME_EMAIL, GAME_PASSWORD = "host@example.org", "host password 123"
 
 
 def svc(app):
-    return app.extensions["chasqui"]
+    return services(app)
 
 
 def make_admin(app, email_address=SITE_EMAIL, password=SITE_PASSWORD, games=()):

@@ -1,7 +1,7 @@
 """A player takes back their own move within their turn (issue 6): an Undone event."""
 from __future__ import annotations
 
-from service.application.games import load
+from service.store.loading import load
 from service.store.history import effective_moves
 from tests.service.test_admin_support import (events, links_in, mails, move, site_admin, svc,
                                               token_in)

@@ -15,7 +15,7 @@ from service.mail import delivery
 
 from service.mail import digest
 from service.mail import mailer
-from service.web import signin
+from service.application import sign_in
 from service.web.cli import tick_once
 from service.mail.delivery import MAX_ATTEMPTS, backoff, deliver_many
 from service.store.models import (AccountMailRow, DeadlineRow, EventRow, GameRow, MailPreferenceRow,
@@ -154,7 +154,7 @@ def test_a_game_that_cannot_be_loaded_fails_only_its_own_rows(app, new_game, que
 def test_an_account_mail_to_a_broken_address_fails_alone(app, clock):
     with svc(app).db.unit_of_work() as session:
         for address in ("ana@example.org", "ben@example.org"):
-            signin.request_link(session, svc(app).settings, address, None, clock())
+            sign_in.request_link(session, svc(app).settings, address, None, clock())
         session.execute(update(AccountMailRow).where(AccountMailRow.to_addr == "ana@example.org")
                         .values(to_addr="ana@example.org\nBcc: everyone@example.net"))
     clock.advance(GRACE)

@@ -14,8 +14,9 @@ from engine.registry import get_game
 from service.view.boards import SEAT_COLOURS
 from service.view.boards import inca_empire
 from service.view.boards import machu_picchu
-from service.application.games import load
+from service.store.loading import load
 from service.view.presenter import ActionLink, seat_context
+from service.web.extensions import services
 
 SVG = "{http://www.w3.org/2000/svg}"
 NAMES = ["Ana", "Ben", "Cleo", "Dan", "Eve"]
@@ -198,7 +199,7 @@ def advance(client, app, admin_headers, game: str, players: int, moves: int):
             "players": [{"name": n, "email": f"{n.lower()}@example.com"} for n in NAMES[:players]]}
     data = client.post("/api/games", json=body, headers=admin_headers).get_json()
     secrets = [s["play_url"].rsplit("/", 1)[1] for s in data["seats"]]
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     for _ in range(moves):
         with app.app_context(), svc.db.reading() as session:
             loaded = load(session, data["id"])
@@ -217,7 +218,7 @@ def advance(client, app, admin_headers, game: str, players: int, moves: int):
 
 def render_mail(app, loaded, seat):
     with app.test_request_context():
-        context = seat_context(app.extensions["chasqui"].settings, loaded, seat)
+        context = services(seat_context(app).settings, loaded, seat)
         context.update(intro="It is your turn.", kind="turn")
         return render_template("mail/turn.html", **context), render_template("mail/turn.txt", **context)
 
@@ -244,7 +245,7 @@ def test_game_pages_and_mails_show_the_table(client, app, admin_headers, game, p
         assert action["label"] in shown
     with app.test_request_context():                  # a spectator (seat None) sees the table too
         watching = render_template("pages/_view.html",
-                                   **seat_context(app.extensions["chasqui"].settings, loaded, None))
+                                   **services(seat_context(app).settings, loaded, None))
     assert "game-view" in watching and "(you)" not in watching
     html, text = render_mail(app, loaded, seat)
     assert "<svg" not in html and "<link" not in html

@@ -15,6 +15,7 @@ import pytest
 from service.store.preferences import set_preference
 from tests.service.test_admin_support import csrf_token, post_form, site_admin, token_in
 from tests.service.test_pages_i18n import visible
+from service.web.extensions import services
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = ("zh_Hans", "ja")
@@ -53,7 +54,7 @@ def shown(response) -> str:
 def _seat_speaking(app, new_game, language: str, seat: int = 0):
     """A new Incan Gold game whose seat ``seat`` chose ``language``; (game id, secrets)."""
     data, secrets = new_game(players=3)
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     with svc.db.unit_of_work() as session:
         set_preference(session, data["id"], seat, svc.clock(), language=language)
     return data["id"], secrets
@@ -219,7 +220,8 @@ def test_the_check_sees_a_refusal_raised_with_english_text(tmp_path):
 def test_a_refusal_keeps_its_english_text_and_its_phrase_apart():
     from engine.text import phrase, term
     from service.web.errors import told
-    from service.application.games import NotFound, StaleMove
+    from service.store.loading import NotFound
+    from service.application.games import StaleMove
     from service.core.refusals import Refusal
     from service.store.events import Conflict
     from service.core.tokens import BadSecret

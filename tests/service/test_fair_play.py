@@ -11,7 +11,7 @@ from sqlalchemy import select
 from engine import get_game
 from service.store import fairness
 from service.store import events as store
-from service.application.games import load
+from service.store.loading import load
 from service.store.history import seed_of
 from service.store.models import GameRow, SeatRow
 from tests.service.test_admin_support import (accept_offer, login, make_admin, move, post_form,

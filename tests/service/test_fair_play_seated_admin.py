@@ -16,7 +16,7 @@ import re
 from engine import canonical_json
 from engine.core import without_label
 from service.store import events as store
-from service.application.games import load
+from service.store.loading import load
 from service.store.history import seed_of
 from tests.service.test_admin_support import login, make_admin, mails, move, svc
 

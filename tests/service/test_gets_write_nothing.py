@@ -12,9 +12,9 @@ from engine import canonical_json
 from service.store import preferences
 from service.store import snapshots
 from service.store import events as store
-from service.application.games import load
+from service.store.loading import load
 from service.store.history import rebuild
-from service.web.spectate import spectate_token
+from service.core.tokens import spectate_token
 from tests.service.test_admin_support import site_admin, svc
 
 WRITE = re.compile(r"^\s*(WITH\b.*\b)?(INSERT|UPDATE|DELETE|REPLACE)\b", re.IGNORECASE | re.DOTALL)

@@ -18,9 +18,10 @@ from babel.messages.pofile import read_po
 from engine.games.inca_empire import GAME
 from engine.games.inca_empire.cards import CARDS, GOALS
 from engine.text import render
-from service.application.games import load
+from service.store.loading import load
 from service.view.i18n import translate
 from service.store.preferences import set_preference
+from service.web.extensions import services
 from tests.service.mail_kit import (  # noqa: F401  (app, smtp: fixtures)
     app, events, newest, send, smtp, text_of, write_reply)
 
@@ -116,7 +117,7 @@ def test_labels_and_log_lines_read_in_the_language_with_names_kept(language):
 
 def play(client, app, data, secrets, until):
     """Bot moves through the API until ``until(state)`` holds; returns the loaded game."""
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     for _ in range(400):
         with app.app_context(), svc.db.reading() as session:
             loaded = load(session, data["id"])
@@ -131,7 +132,7 @@ def play(client, app, data, secrets, until):
 
 
 def choose_languages(app, data, languages: dict) -> None:
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     with svc.db.unit_of_work() as session:
         for seat, language in languages.items():
             set_preference(session, data["id"], seat, svc.clock(), language=language)

@@ -13,6 +13,7 @@ from service.store import timekeeping
 from service.store.timekeeping import ClockSettings, clock_of, parse_clock, stored_clock
 from tests.service.test_input_support import csrf_of
 from tests.service.test_organisers_support import answer, create_game, sign_in
+from service.web.extensions import services
 
 
 def test_the_bounds_themselves_are_taken():
@@ -96,7 +97,7 @@ def test_the_deadline_sweep_runs_over_a_game_recorded_with_a_huge_budget(app, ne
     finally:
         forget_recorded(context)
     clock.advance(timedelta(hours=49))  # every seat's time ran out: vacation starts by itself
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     assert deadlines.sweep(svc.db, clock(), svc.settings.mail_domain)  # vacation mails owed
 
 

@@ -10,6 +10,7 @@ import pytest
 from service.web.app import create_app
 from tests.conftest import make_settings
 from tests.service.test_input_support import ADMIN, api_body, rows
+from service.web.extensions import services
 
 POISON = "abc\x00def"
 
@@ -22,7 +23,7 @@ def any_app(request, tmp_path, clock):
     app = create_app(make_settings(tmp_path, **env), clock=clock, upgrade=True)
     app.config["TESTING"] = True
     yield app
-    app.extensions["chasqui"].db.dispose()
+    services(app).db.dispose()
 
 
 def get_paths(app) -> list[str]:

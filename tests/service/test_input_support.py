@@ -9,6 +9,7 @@ import re
 from sqlalchemy import func, inspect, select, table
 
 from tests.conftest import ADMIN_TOKEN
+from service.web.extensions import services
 
 ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 # One of each kind of control character a name or an address must never carry.
@@ -19,7 +20,7 @@ _clients = itertools.count(1)
 
 def rows(app) -> dict[str, int]:
     """The number of rows in every table of the database (whatever migrations made them)."""
-    db = app.extensions["chasqui"].db
+    db = services(app).db
     names = sorted(inspect(db.engine).get_table_names())
     with db.engine.connect() as connection:
         counts = connection.execute(select(*[

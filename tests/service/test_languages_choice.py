@@ -11,8 +11,9 @@ import pytest
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
-from service.view.i18n import LANGUAGE_COOKIE, accepted_language
+from service.web.languages import LANGUAGE_COOKIE, accepted_language
 from service.store.preferences import preference, set_preference
+from service.web.extensions import services
 
 
 def lang_of(response) -> str:
@@ -83,7 +84,7 @@ def test_the_language_switcher_links_to_the_same_page(client):
 
 def test_a_seat_keeps_its_stored_language_over_the_cookie_and_the_browser(app, client, new_game):
     data, secrets = new_game(players=3)
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     with svc.db.unit_of_work() as session:
         set_preference(session, data["id"], 0, svc.clock(), language="zh_Hans")
     client.get("/?lang=ja")  # this browser chose Japanese
@@ -100,7 +101,7 @@ def test_a_seat_keeps_its_stored_language_over_the_cookie_and_the_browser(app, c
 
 def test_choosing_a_language_changes_no_game(app, client, new_game, admin_headers):
     data, secrets = new_game(players=3)
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     before = client.get(f"/api/games/{data['id']}", headers=admin_headers).get_json()
     for language in ("ja", "zh_Hans", "en"):
         assert client.get(f"/play/{secrets[0]}?lang={language}").status_code == 200

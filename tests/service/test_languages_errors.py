@@ -10,9 +10,11 @@ import pytest
 
 from engine import IllegalAction, get_game
 from engine.text import render
-from service.web.errors import said, told
+from service.core.refusals import said
+from service.web.errors import told
 from service.store.preferences import set_preference
 from tests.service.test_pages_i18n import assert_translated, visible
+from service.web.extensions import services
 
 NOT_LEGAL = {"zh_Hans": "现在不是合法的行动", "ja": "今は合法なアクションではありません"}
 GAMES = {"incan_gold": 3, "machu_picchu": 2, "inca_empire": 2}
@@ -33,7 +35,7 @@ def test_an_illegal_move_is_refused_in_the_players_language(app, client, new_gam
     from tests.service.test_admin_support import token_in
 
     data, secrets = new_game(game=game, players=GAMES[game])
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     seat, page = _acting_seat(client, secrets)
     with svc.db.unit_of_work() as session:
         set_preference(session, data["id"], seat, svc.clock(), language=language)
@@ -125,7 +127,7 @@ def test_the_admin_log_phrases_say_in_english_what_the_audit_words_say(app, clie
     (service.view.audit.describe) are two writings of one log: they must agree."""
     from service.view.audit import audit
     from service.web.admin_pages import described
-    from service.application.games import load
+    from service.store.loading import load
     from tests.service.test_admin_support import post_form, site_admin
 
     data, secrets = new_game(players=3)
@@ -136,7 +138,7 @@ def test_the_admin_log_phrases_say_in_english_what_the_audit_words_say(app, clie
     assert post_form(admin, data["id"], "pause", reason="", seq="").status_code == 303
     assert post_form(admin, data["id"], "resume", seq="").status_code == 303
     assert post_form(admin, data["id"], "seats/1/bot", seq="").status_code == 303
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     with svc.db.reading() as session:
         loaded = load(session, data["id"])
     kinds = {e.kind for e in loaded.events}

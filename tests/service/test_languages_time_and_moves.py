@@ -11,12 +11,13 @@ from service.store.preferences import set_preference
 from tests.service.test_mail import mails
 from tests.service.test_play_pages import form_fields, unescape
 from tests.service.test_time import sweep
+from service.web.extensions import services
 
 HOUR = timedelta(hours=1)
 
 
 def speaks(app, game_id, seat, language):
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     with svc.db.unit_of_work() as session:
         set_preference(session, game_id, seat, svc.clock(), language=language)
 

@@ -21,6 +21,7 @@ from engine.text import render
 from service.store.preferences import set_preference
 from tests.service.mail_kit import (app, events, listener, newest, send, smtp,  # noqa: F401
                                     text_of, write_reply)
+from service.web.extensions import services
 
 ROOT = Path(__file__).resolve().parents[2]
 POT = ROOT / "translations" / "machu_picchu.pot"
@@ -63,7 +64,7 @@ def assert_no_english(text: str, where: str) -> None:
 def table(app, new_game, smtp):
     """A 3-player game: seat 0 reads Chinese, seat 1 Japanese, seat 2 English."""
     game, secrets = new_game(game="machu_picchu", players=3, seed=7)
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     with svc.db.unit_of_work() as session:
         for seat, language in LANGUAGE_OF_SEAT.items():
             set_preference(session, game["id"], seat, svc.clock(), language=language)

@@ -8,17 +8,18 @@ from email import policy
 from sqlalchemy import select
 
 from service.store.models import LocalMailRow, OutboxRow
+from service.web.extensions import services
 
 
 def mails(app, to=None):
-    with app.extensions["chasqui"].db.reading() as session:
+    with services(app).db.reading() as session:
         rows = list(session.scalars(select(LocalMailRow).order_by(LocalMailRow.id)))
     parsed = [email.message_from_string(r.raw, policy=policy.default) for r in rows]
     return [m for m in parsed if to is None or to in m["To"]]
 
 
 def outbox(app):
-    with app.extensions["chasqui"].db.reading() as session:
+    with services(app).db.reading() as session:
         return list(session.scalars(select(OutboxRow).order_by(OutboxRow.id)))
 
 
@@ -76,7 +77,7 @@ def test_no_secret_of_another_seat_or_hidden_state_in_mail(app, client, new_game
 
 def test_delivery_is_idempotent(app, new_game):
     new_game(players=3)
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     first = outbox(app)[0]
     with app.app_context():
         assert svc.deliver(first.id) == "sent"
@@ -85,10 +86,10 @@ def test_delivery_is_idempotent(app, new_game):
 
 def test_a_rebuilt_message_is_byte_identical(app, new_game):
     """A retry after a crash must send the very same bytes (Message-ID and MIME boundary)."""
-    from service.application.games import load
+    from service.store.loading import load
     from service.mail.compose import build_message
     new_game(players=3)
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     with app.app_context(), svc.db.reading() as session:
         row = session.get(OutboxRow, outbox(app)[0].id)
         first = build_message(svc.settings, load(session, row.game_id, upto=row.seq), row).as_bytes()
@@ -102,7 +103,7 @@ def test_one_delivery_sends_the_due_rows_of_its_event_and_their_tasks_find_them_
     from datetime import timedelta
 
     from service.mail.delivery import deliver
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     queued: list[int] = []
     svc.dispatch = queued.extend
     new_game(players=4)
@@ -130,12 +131,12 @@ def test_the_memo_policy_writes_the_bytes_of_the_default_policy(app, client, new
     import io
 
     from service.mail import compose as mail_module
-    from service.application.games import load
+    from service.store.loading import load
     from service.store.preferences import set_preference
     _, secrets = new_game(players=3)
     for seat in range(3):
         client.post(f"/api/play/{secrets[seat]}", json={"action": {"type": "stay"}, "seq": 1})
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     with svc.db.unit_of_work() as session:
         game_id = outbox(app)[0].game_id
         set_preference(session, game_id, 1, svc.clock(), language="ja")
@@ -165,7 +166,7 @@ def test_languages_for_several_rows_agree_with_language_for_each(app, new_game):
     from service.store.preferences import set_preference
     new_game(players=4)
     new_game(players=4)
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     rows = outbox(app)
     with svc.db.unit_of_work() as session:
         set_preference(session, rows[0].game_id, 0, svc.clock(), language="ja")
@@ -183,7 +184,7 @@ def test_list_unsubscribe_carries_plain_uris_a_mail_client_can_use(app, new_game
     """RFC 8058 / RFC 2369: the header holds <https://…> and <mailto:…> as they are, not an
     RFC 2047 encoded-word (which a long URL would otherwise become)."""
     new_game(players=3)
-    with app.extensions["chasqui"].db.reading() as session:
+    with services(app).db.reading() as session:
         raw = session.scalars(select(LocalMailRow.raw).order_by(LocalMailRow.id)).first()
     header = re.search(r"^List-Unsubscribe: (.*(?:\n .*)*)", raw, re.M).group(1)
     assert "=?" not in header

@@ -15,15 +15,16 @@ from sqlalchemy import event, select
 from service.mail import delivery
 from service.mail.delivery import backoff, deliver, deliver_many, due_ids
 from service.mail.dispatch import BATCH, DELIVER_MANY_TASK, CeleryDispatcher
-from service.application.games import load
+from service.store.loading import load
 from service.mail.compose import build_message
 from service.store.models import MailPreferenceRow, OutboxRow
 from service.store.events import utc
 from service.mail.transport import PermanentFailure, TemporaryFailure
+from service.web.extensions import services
 
 
 def svc(app):
-    return app.extensions["chasqui"]
+    return services(app)
 
 
 def delivered(app, ids, now, relay) -> dict:

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 from service.mail import kit as mailkit
 
 from service.store import preferences
-from service.web.spectate import spectate_token
+from service.core.tokens import spectate_token
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -12,7 +12,7 @@ import pytest
 
 from service.mail import delivery
 from service.mail.delivery import backoff
-from service.application.games import load
+from service.store.loading import load
 from service.mail.compose import build_message
 from service.store.events import utc
 from service.mail.transport import PermanentFailure, TemporaryFailure

@@ -16,11 +16,12 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from sqlalchemy import select
 
 from service.mail import mime
-from service.application.games import load
+from service.store.loading import load
 from service.mail.compose import MAIL_POLICY, build_message
 from service.store.models import OutboxRow
 from service.store.preferences import set_preference
 from tests.conftest import ADMIN_TOKEN
+from service.web.extensions import services
 
 ODD_NAMES = ['Zoë "Z" O\'Neil, Jr.', "张伟", "山田 太郎", "=?utf-8?q?x?= Eve", "A" * 80,
              "(Bob) <bob>", "Ana María de la Torre y Quiñones-Villanueva del Río Grande"]
@@ -74,7 +75,7 @@ def play_to_the_end(client, game: str, names: list[str], seed: int, limit: int =
 @pytest.fixture
 def corpus(app, client):
     """Three games played to the end (or ``limit`` rounds), seats in three languages."""
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     games = []
     for game, names, seed in (("incan_gold", ODD_NAMES[:4], 3),
                               ("inca_empire", ODD_NAMES[3:6], 5),
@@ -93,7 +94,7 @@ def corpus_mails(app, corpus):
     """(what, build) for every outbox row of the corpus in every language setting, then for
     every kind of mail, whether or not the games made one, for two seats of each game in
     every language: ``build()`` makes that mail (call it before taking the next)."""
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     with app.app_context(), svc.db.reading() as session:
         rows = [r for r in session.scalars(select(OutboxRow).order_by(OutboxRow.id))
                 if r.kind != "digest"]
@@ -131,7 +132,7 @@ def test_every_mail_of_three_games_and_every_kind_are_written_as_the_email_packa
 
 def test_a_mail_made_directly_reads_like_the_reference(app, client, monkeypatch):
     """What the callers and the tests ask of the message object: headers, parts, content."""
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     play_to_the_end(client, "incan_gold", ODD_NAMES[:3], 1, limit=1)
 
     def answers(message) -> tuple:

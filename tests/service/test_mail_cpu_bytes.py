@@ -13,10 +13,11 @@ from sqlalchemy import select
 from service.mail import compose as mail
 
 from service.mail import mime
-from service.application.games import load
+from service.store.loading import load
 from service.mail.compose import MAIL_POLICY, build_message
 from service.store.models import OutboxRow
 from tests.service.test_mail_bytes import corpus, corpus_mails, written  # noqa: F401  (corpus: a fixture)
+from service.web.extensions import services
 
 
 def through_flask(name: str, context: dict) -> str:
@@ -40,7 +41,7 @@ def test_every_mail_rendered_directly_is_the_mail_flask_renders(app, corpus, mon
 def test_a_mail_built_inside_a_request_is_rendered_as_flask_renders_it(app, corpus, monkeypatch):
     """In-process delivery builds mail inside a web request, where Flask's context processors
     add ``request``, ``session`` and the pages' helpers: the mail templates read none."""
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     with app.test_request_context("/?lang=ja"), svc.db.reading() as session:
         for row in list(session.scalars(select(OutboxRow).order_by(OutboxRow.id)))[:12]:
             direct, reference = both_renderings(monkeypatch, lambda: build_message(

@@ -17,13 +17,14 @@ from service.mail import sql as mail_sql
 
 from service.mail import kit as mailkit
 from service.web.app import create_app
-from service.application.games import load
+from service.store.loading import load
 from service.mail.compose import _DEADLINES, build_message
 from service.store.models import GameRow, OutboxRow, SeatRow
 from service.store.db import execute_core
 from tests.conftest import make_settings
 from tests.service.test_mail_bytes import corpus  # noqa: F401  (a fixture)
 from tests.services_available import truncate_all
+from service.web.extensions import services
 
 
 @pytest.fixture
@@ -33,7 +34,7 @@ def app(tmp_path, clock, postgres_url):
                      upgrade=True)
     app.config["TESTING"] = True
     yield app
-    db = app.extensions["chasqui"].db
+    db = services(app).db
     with db.engine.begin() as conn:
         truncate_all(conn)
     db.engine.dispose()
@@ -57,7 +58,7 @@ def owed_again(svc) -> list[int]:
 
 
 def test_batches_on_postgresql_send_the_mails_the_orms_reads_make(app, corpus):
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     ids = owed_again(svc)
     expected = {}
     with app.app_context(), svc.db.reading() as session:
@@ -75,7 +76,7 @@ def test_batches_on_postgresql_send_the_mails_the_orms_reads_make(app, corpus):
 
 
 def test_the_lock_brings_each_game_and_its_seats_as_the_orm_reads_them(app, corpus):
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     ids = owed_again(svc)
     with svc.db.unit_of_work() as session:
         batch = mail_reads.lock_batch(session, ids)
@@ -100,7 +101,7 @@ def test_the_lock_brings_each_game_and_its_seats_as_the_orm_reads_them(app, corp
 
 
 def test_a_batch_reads_no_game_or_seat_row_besides_its_lock(app, corpus):
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     ids = owed_again(svc)
     statements: list[str] = []
 
@@ -123,7 +124,7 @@ def test_a_batch_reads_no_game_or_seat_row_besides_its_lock(app, corpus):
 
 def test_the_workers_statements_read_on_postgresql_what_their_sqlalchemy_forms_read(
         app, corpus):
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     with svc.db.unit_of_work() as session:
         seats = session.scalars(select(SeatRow).order_by(SeatRow.game_id, SeatRow.seat)).all()
         keys = [(s.game_id, s.seat) for s in seats]
@@ -148,7 +149,7 @@ def test_the_workers_statements_read_on_postgresql_what_their_sqlalchemy_forms_r
 def test_a_driver_error_is_raised_as_sqlalchemys_and_the_session_rolls_back(app):
     from sqlalchemy.exc import DBAPIError
 
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     broken = mail_sql.Statement(None, "SELECT no_such_column FROM outbox WHERE id IN {ids}",
                                 lists=("ids",))
     with pytest.raises(DBAPIError):
@@ -186,7 +187,7 @@ class Failing(Keeping):
 
 
 def test_the_rows_read_by_hand_record_bounces_and_retries_as_orm_rows_do(app, corpus):
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     ids = owed_again(svc)[:5]
     now = svc.clock()
     with app.app_context():

@@ -9,6 +9,7 @@ from jinja2 import Undefined
 
 from service.mail import kit as mailkit
 from service.mail.compose import mail_templates
+from service.web.extensions import services
 
 # Names that are dict attributes (found by getattr before any key), and names that are not.
 NAMES = st.sampled_from(["items", "keys", "get", "values", "copy", "pop", "update", "__len__",
@@ -87,7 +88,7 @@ def test_the_kept_callables_of_a_language_are_those_of_its_catalog_in_each_app(a
             assert [kept["tr_gettext"](m) for m in messages] == [made["tr_gettext"](m)
                                                                  for m in messages]
             assert kept["_"] is made["_"] and kept["ngettext"] is made["ngettext"]
-    other = create_app(app.extensions["chasqui"].settings)
+    other = services(create_app(app).settings)
     with other.app_context():
         assert mailkit.gettext_callables("ja") is not None
         assert other.extensions["chasqui.mail_gettext"] is not app.extensions["chasqui.mail_gettext"]

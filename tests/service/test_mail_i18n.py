@@ -10,11 +10,12 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
-from service.application.games import load
+from service.store.loading import load
 from service.mail.compose import build_message
 from service.store.models import OutboxRow
 from service.store.preferences import set_preference
 from tests.service.mail_kit import app, newest, smtp, text_of  # noqa: F401
+from service.web.extensions import services
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "translations"
@@ -64,7 +65,7 @@ def english_texts() -> list[str]:
 ])
 def test_a_player_gets_every_mail_in_their_language(app, client, new_game, smtp, language, words):
     data, secrets = new_game(players=3)
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     with svc.db.unit_of_work() as session:
         set_preference(session, data["id"], 0, svc.clock(), language=language)
     for secret in secrets:
@@ -111,7 +112,7 @@ def test_a_reply_may_name_the_action_in_the_players_language(app, new_game, smtp
     from tests.service.mail_kit import events, send, write_reply
 
     data, _ = new_game(players=3)
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     with svc.db.unit_of_work() as session:
         set_preference(session, data["id"], 1, svc.clock(), language="ja")
     port = free_port()

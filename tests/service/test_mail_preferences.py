@@ -8,6 +8,7 @@ from datetime import timedelta
 from service.mail import digest
 from service.store.preferences import mode_of
 from tests.service.mail_kit import app, newest, smtp, text_of  # noqa: F401
+from service.web.extensions import services
 
 
 def csrf(page_html: str) -> str:
@@ -52,12 +53,12 @@ def test_unsubscribe_get_changes_nothing_and_one_click_post_needs_no_login(app, 
     url = re.search(r"<(http://[^>]+)>", start["List-Unsubscribe"]).group(1)
     page = client.get(path_of(url))
     assert page.status_code == 200 and 'method="post"' in page.get_data(as_text=True)
-    with app.extensions["chasqui"].db.reading() as session:
+    with services(app).db.reading() as session:
         assert mode_of(session, data["id"], 1) == "every"
     # RFC 8058: what a mail client sends, without cookie or CSRF token
     response = client.post(path_of(url), data={"List-Unsubscribe": "One-Click"})
     assert response.status_code == 200
-    with app.extensions["chasqui"].db.reading() as session:
+    with services(app).db.reading() as session:
         assert mode_of(session, data["id"], 1) == "off"
     assert client.post(path_of(url) + "x", data={"List-Unsubscribe": "One-Click"}).status_code == 403
     everyone_stays(client, secrets)
@@ -73,7 +74,7 @@ def test_the_my_games_page_sets_the_mode(app, client, new_game, smtp):
     response = client.post(me + "/mode", data={"game_id": data["id"], "seat": 2, "mode": "digest",
                                                "csrf_token": csrf(html)})
     assert response.status_code == 303
-    with app.extensions["chasqui"].db.reading() as session:
+    with services(app).db.reading() as session:
         assert mode_of(session, data["id"], 2) == "digest"
     # another address's seat cannot be changed from this page
     response = client.post(me + "/mode", data={"game_id": data["id"], "seat": 0, "mode": "off",
@@ -82,7 +83,7 @@ def test_the_my_games_page_sets_the_mode(app, client, new_game, smtp):
 
 
 def test_one_digest_lists_many_waiting_games_once_a_day(app, client, clock, new_game, smtp):
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     games = [new_game(players=3, seed=s) for s in (1, 2, 3)]
     with svc.db.unit_of_work() as session:
         from service.store.preferences import set_preference
@@ -110,7 +111,7 @@ def test_one_digest_lists_many_waiting_games_once_a_day(app, client, clock, new_
 
 
 def test_unsubscribed_players_get_no_digest_and_no_turn_mail(app, client, clock, new_game, smtp):
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     data, secrets = new_game(players=3)
     url = re.search(r"<(http://[^>]+)>", newest(smtp, "p0@example.com")["List-Unsubscribe"]).group(1)
     client.post(path_of(url), data={"List-Unsubscribe": "One-Click"})
@@ -126,7 +127,7 @@ def test_a_player_who_unsubscribed_gets_no_reminder_and_a_digest_player_does(app
     from service.application import deadlines
     from service.store.preferences import set_preference
 
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     data, _ = new_game(players=3)
     url = re.search(r"<(http://[^>]+)>", newest(smtp, "p0@example.com")["List-Unsubscribe"]).group(1)
     client.post(path_of(url), data={"List-Unsubscribe": "One-Click"})

@@ -7,6 +7,7 @@ from email import policy
 
 from tests.service.mail_kit import (INBOUND_TOKEN, REPLY_TO, app, events, inbound_rows,  # noqa: F401
                                     inbox, listener, newest, send, smtp, text_of, write_reply)
+from service.web.extensions import services
 
 
 def moves(app, game_id):
@@ -165,7 +166,7 @@ def test_mailto_unsubscribe_turns_the_seat_off(app, new_game, smtp, listener):
 
     data, _ = new_game(players=3)
     send(listener, write_reply(newest(smtp, "p0@example.com"), "", subject="unsubscribe"))
-    with app.extensions["chasqui"].db.reading() as session:
+    with services(app).db.reading() as session:
         assert mode_of(session, data["id"], 0) == "off"
 
 

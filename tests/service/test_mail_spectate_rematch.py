@@ -67,7 +67,7 @@ def test_no_rematch_before_the_end(app, client, new_game):
 
 def test_every_game_can_be_watched(app, client, admin_headers):
     from engine import GAMES
-    from service.web.spectate import spectate_token
+    from service.core.tokens import spectate_token
 
     for name, game in GAMES.items():
         players = [{"name": f"N{i}", "email": f"n{i}@example.com"} for i in range(game.min_players)]

@@ -11,6 +11,7 @@ from sqlalchemy import select
 from service.web.limits import SECURITY_HEADERS
 from service.web.mailbox import OPEN_LINKS_OUTSIDE, preview
 from service.store.models import LocalMailRow
+from service.web.extensions import services
 
 
 def test_the_preview_opens_links_outside_before_any_base_of_the_mail():
@@ -29,7 +30,7 @@ def test_a_part_without_a_head_gets_it_inside_html_and_a_fragment_in_front():
 
 def test_the_mail_page_frames_the_preview_in_a_sandbox_its_links_may_leave(app, client, new_game):
     new_game(players=3)
-    with app.extensions["chasqui"].db.reading() as session:
+    with services(app).db.reading() as session:
         mail_id = session.scalars(select(LocalMailRow.id).order_by(LocalMailRow.id)).first()
     response = client.get(f"/mailbox/{mail_id}")
     assert response.status_code == 200

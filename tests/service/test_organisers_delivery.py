@@ -9,14 +9,14 @@ from sqlalchemy import select
 
 from service.mail import mailer
 
-from service.web import signin
+from service.application import sign_in
 from service.store.models import AccountMailRow
 from tests.service.test_organisers_support import mails, svc
 
 
 def owe_sign_in_mail(app) -> int:
     with svc(app).db.unit_of_work() as session:
-        _, mail_id = signin.request_link(session, svc(app).settings, "ana@example.org", None,
+        _, mail_id = sign_in.request_link(session, svc(app).settings, "ana@example.org", None,
                                          svc(app).clock())
     return mail_id
 

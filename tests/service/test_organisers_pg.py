@@ -11,6 +11,7 @@ from service.web.app import create_app
 from service.store.models import GameRow, OutboxRow, PendingGameRow
 from tests.conftest import make_settings
 from tests.service.test_organisers_support import answer, create_game, sign_in, svc
+from service.web.extensions import services
 
 
 def test_two_last_acceptances_at_once_start_exactly_one_game(tmp_path, clock, postgres_url):
@@ -41,4 +42,4 @@ def test_two_last_acceptances_at_once_start_exactly_one_game(tmp_path, clock, po
         assert len(games) == 1
         mailed = set(session.scalars(select(OutboxRow.to_addr).where(OutboxRow.game_id == pending.game_id)))
     assert mailed == {f"olga.{tag}@example.org"} | {a for _, a in players}
-    app.extensions["chasqui"].db.dispose()
+    services(app).db.dispose()

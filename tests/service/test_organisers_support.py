@@ -11,13 +11,14 @@ from sqlalchemy import select
 from service.web.app import create_app
 from service.store.models import LocalMailRow
 from tests.conftest import make_settings
+from service.web.extensions import services
 
 ORGANISER = "olga@example.org"
 PLAYERS = [("Ana", "ana@example.org"), ("Ben", "ben@example.org"), ("Cai", "cai@example.org")]
 
 
 def svc(app):
-    return app.extensions["chasqui"]
+    return services(app)
 
 
 def make_app(tmp_path, clock, testing=True, **env):

@@ -15,6 +15,7 @@ from babel.messages.pofile import read_po
 from service.store.preferences import set_preference
 from tests.service.mail_kit import app, newest, smtp, text_of  # noqa: F401
 from tests.service.test_mail_i18n import extracted
+from service.web.extensions import services
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "translations"
@@ -156,7 +157,7 @@ def test_every_seat_page_of_every_game_is_translated(app, client, new_game, smtp
 ])
 def test_a_player_whose_language_is_set_sees_the_play_page_in_it(app, client, new_game, language, words):
     data, secrets = new_game(players=3)
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     with svc.db.unit_of_work() as session:
         set_preference(session, data["id"], 0, svc.clock(), language=language)
     html = client.get(f"/play/{secrets[0]}").get_data(as_text=True)  # no ?lang=
@@ -277,7 +278,7 @@ def test_a_flash_message_is_in_the_seat_language(app, client, new_game, language
     from tests.service.test_admin_support import token_in
 
     data, secrets = new_game(players=3)
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     with svc.db.unit_of_work() as session:
         set_preference(session, data["id"], 0, svc.clock(), language=language)
     page = client.get(f"/play/{secrets[0]}").get_data(as_text=True)

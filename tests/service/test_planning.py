@@ -7,6 +7,7 @@ import re
 from html import unescape
 
 from tests.service.test_play_pages import form_fields
+from service.web.extensions import services
 
 
 def events(client, admin_headers, game_id):
@@ -99,7 +100,7 @@ def test_a_player_chooses_a_time_zone_for_their_deadlines(app, client, new_game)
                       follow_redirects=True)
     assert "unknown time zone" in bad.get_data(as_text=True)
     client.post(f"/play/{secrets[0]}/timezone", data={"csrf_token": token, "timezone": "Asia/Tokyo"})
-    with app.extensions["chasqui"].db.reading() as session:
+    with services(app).db.reading() as session:
         assert zone_name(session, data["id"], 0) == "Asia/Tokyo"
         assert zone_name(session, data["id"], 1) == "UTC"
     from datetime import datetime, timezone

@@ -16,6 +16,7 @@ from tests.conftest import ADMIN_TOKEN, secret_from_url
 from tests.load import (ServedApp, assert_no_fault, busy_evening, identical_posts,
                         one_event_per_decision,
                         players_moves)
+from service.web.extensions import services
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
 
@@ -35,7 +36,7 @@ def test_fifty_identical_concurrent_posts_make_one_event_and_forty_nine_409s(app
     with ServedApp(app) as served:
         statuses = identical_posts(served, secrets[0], 50)
     assert statuses == {200: 1, 409: 49}, statuses
-    with app.extensions["chasqui"].db.reading() as session:
+    with services(app).db.reading() as session:
         assert players_moves(session, game_id) == {0: 1}
 
 
@@ -45,7 +46,7 @@ def test_twenty_players_in_five_games_pressing_at_once_get_no_server_error(app):
     with ServedApp(app) as served:
         evening = busy_evening(served, games)
     assert_no_fault(evening, games)
-    one_event_per_decision(app.extensions["chasqui"].db, evening, games)
+    services(one_event_per_decision(app).db, evening, games)
 
 
 def test_a_writer_kept_waiting_past_the_busy_timeout_is_told_the_game_moved_on(tmp_path,

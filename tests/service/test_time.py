@@ -14,12 +14,13 @@ from service.store.models import DeadlineRow, SeatClockRow
 from tests.conftest import make_settings
 from tests.service.test_mail import mails
 from tests.service.test_store import DriverError
+from service.web.extensions import services
 
 HOUR = timedelta(hours=1)
 
 
 def sweep(app, clock):
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     with app.app_context():
         ids = deadlines.sweep(svc.db, clock(), svc.settings.mail_domain)
         svc.dispatch(ids)
@@ -31,7 +32,7 @@ def status(client, admin_headers, game_id):
 
 
 def clocks(app, game_id):
-    with app.extensions["chasqui"].db.reading() as session:
+    with services(app).db.reading() as session:
         return {c.seat: c for c in session.scalars(select(SeatClockRow).where(SeatClockRow.game_id == game_id))}
 
 
@@ -100,7 +101,7 @@ def test_a_reminder_that_waited_is_not_sent_after_the_player_moved(app, client, 
     from service.store.models import OutboxRow
 
     data, secrets = new_game(players=3)
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     clock.advance(24 * HOUR + timedelta(minutes=1))
     with app.app_context():
         queued = deadlines.sweep(svc.db, clock(), svc.settings.mail_domain)  # not yet sent
@@ -121,7 +122,7 @@ def test_a_reminder_that_waited_is_not_sent_after_the_player_moved(app, client, 
 
 
 def pending_alarms(app, game_id, seat):
-    with app.extensions["chasqui"].db.reading() as session:
+    with services(app).db.reading() as session:
         return [(d.kind, d.due_at.replace(tzinfo=None)) for d in session.scalars(select(DeadlineRow).where(
             DeadlineRow.game_id == game_id, DeadlineRow.seat == seat, DeadlineRow.status == "pending"))]
 
@@ -149,7 +150,7 @@ def test_a_decision_opened_by_the_code_before_one_row_per_decision_reminds_once_
     """During a deploy, processes still running the old code open decisions with a row for
     each reminder and the timeout (migration 0008 only rewrote the rows already there): each
     reminder still goes out once, and the timeout once."""
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     data, _ = new_game(players=3, clock=NO_VACATION)
     start = clock()
     with svc.db.unit_of_work() as session:
@@ -243,11 +244,11 @@ def test_a_move_just_before_the_deadline_wins_over_the_timeout(app, client, cloc
 def test_a_timeout_that_lost_the_race_is_cancelled(app, client, clock, new_game):
     """The sweep re-checks the decision under lock: a decision already answered is not timed out."""
     data, secrets = new_game(players=3)
-    with app.extensions["chasqui"].db.unit_of_work() as session:
+    with services(app).db.unit_of_work() as session:
         session.add(DeadlineRow(game_id=data["id"], seat=0, kind="timeout", decision_key="r9t9",
                                 due_at=clock(), status="pending"))
     assert sweep(app, clock) == []
-    with app.extensions["chasqui"].db.reading() as session:
+    with services(app).db.reading() as session:
         row = session.scalars(select(DeadlineRow).where(DeadlineRow.decision_key == "r9t9")).one()
     assert row.status == "cancelled"
 
@@ -300,7 +301,7 @@ def test_deadlines_survive_a_restart(tmp_path, app, clock, new_game):
     restarted = create_app(make_settings(tmp_path), clock=clock)
     clock.advance(49 * HOUR)
     assert sweep(restarted, clock), "the new process finds the stored deadlines"
-    restarted.extensions["chasqui"].db.dispose()
+    services(restarted).db.dispose()
 
 
 def test_vacation_starts_by_itself_when_the_bank_runs_out_and_the_player_is_told(app, client, clock, admin_headers, new_game):
@@ -396,7 +397,7 @@ def test_the_real_clock_under_time_machine_fires_reminders_once(tmp_path):
                 "players": [{"name": f"P{i}", "email": f"p{i}@example.com"} for i in range(3)]}
         assert client.post("/api/games", json=body,
                            headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}).status_code == 201
-        svc = app.extensions["chasqui"]
+        svc = services(app)
         traveller.shift(timedelta(hours=25))
         with app.app_context():
             fired = deadlines.sweep(svc.db, svc.clock(), svc.settings.mail_domain)
@@ -416,7 +417,7 @@ def test_the_pause_policy_mails_the_games_admin(app, client, clock, admin_header
             "clock": {"timeout_policy": "pause", "per_decision_hours": 24, "vacation_days": 0},
             "players": [{"name": f"P{i}", "email": f"p{i}@example.com"} for i in range(3)]}
     created = client.post("/api/games", json=body, headers=admin_headers).get_json()
-    svc = app.extensions["chasqui"]
+    svc = services(app)
     with svc.db.unit_of_work() as session:
         owner = create_admin(session, "organiser@example.com", "a long enough password", clock(), site=False)
         grant_game(session, owner.id, created["id"], clock())

@@ -1,0 +1,32 @@
+"""The shared services every command needs, made once per process by the app factory (or a
+worker) and handed down: nothing below the web room looks them up anywhere."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from functools import cached_property
+from typing import Callable
+
+from service.core.config import Settings
+from service.mail.delivery import deliver, transport_for
+from service.store.db import Database
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+@dataclass
+class Services:
+    settings: Settings
+    db: Database
+    clock: Callable[[], datetime]
+    dispatch: Callable
+
+    def deliver(self, outbox_id: int) -> str:
+        return deliver(self.db, self.settings, outbox_id, self.clock(), self.transport)
+
+    @cached_property
+    def transport(self):
+        """One per process, so an SMTP connection is reused from mail to mail."""
+        return transport_for(self.settings)
