@@ -23,7 +23,8 @@ class JSONResponses(DefaultJSONProvider):
     """Flask's provider, with ``response`` (what ``jsonify`` calls) encoded by orjson."""
 
     def response(self, *args, **kwargs):
-        if self.compact is False or (self.compact is None and current_app.debug):
+        indented = self.compact is False or (self.compact is None and current_app.debug)
+        if indented or (args and kwargs):  # Flask's own answer (and its refusal of both)
             return super().response(*args, **kwargs)
         try:
             body = orjson.dumps(answered(args, kwargs), default=self.default, option=_OPTIONS)
@@ -34,9 +35,7 @@ class JSONResponses(DefaultJSONProvider):
 
 def answered(args: tuple, kwargs: dict):
     """What ``jsonify(*args, **kwargs)`` answers, as Flask documents it: no arguments is
-    ``null``, one is itself, several are a list, keywords are an object; not both."""
-    if args and kwargs:
-        raise TypeError("jsonify() takes either positional or keyword arguments, not both")
+    ``null``, one is itself, several are a list, keywords are an object."""
     if kwargs:
         return kwargs
     if len(args) == 1:
