@@ -9,7 +9,6 @@ from flask import Flask
 
 from service.web import request_checks
 from service.core.config import ROOT, Settings, from_env
-from service.web.cookie_sessions import CookieSessions
 from service.store.db import Database
 from service.mail.dispatch import CeleryDispatcher, InlineDispatcher
 from service.web.json_response import JSONResponses
@@ -22,7 +21,6 @@ def create_app(settings: Settings | None = None, clock: Callable[[], datetime] =
     app = Flask(__name__, template_folder=str(ROOT / "templates"),
                 static_folder=str(ROOT / "service" / "static"))
     app.json = JSONResponses(app)
-    app.session_interface = CookieSessions()
     app.config.update(
         SECRET_KEY=settings.secret_key,
         SESSION_COOKIE_HTTPONLY=True,

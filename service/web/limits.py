@@ -5,10 +5,10 @@ answer, and the security headers.
   CHASQUI_REDIS_URL is set, memory otherwise).  Routes that set their own limit
   (the admin login, sign-in, invitations, lobby joins) keep it; every other endpoint gets
   the default, ``CHASQUI_RATE_LIMIT`` per client address and endpoint ("1000 per minute"
-  unless set; "off" switches the default off, e.g. for benchmarks, and the limiter then
-  looks only at the routes with a limit of their own: ``_Limiter``).  The limiter object is
-  shared by every app of a process, so the default is a callable reading this app's
-  config.
+  unless set; "off" switches the default off, e.g. for benchmarks: the routes with a limit
+  of their own keep it).  All of it is Flask-Limiter's own configuration (``RATELIMIT_*``
+  keys, ``limiter.limit``, the 429 error handler).  The limiter object is shared by every
+  app of a process, so the default is a callable reading this app's config.
 * Security headers on every response (``SECURITY_HEADERS``): a Content-Security-Policy (no
   script but the site's own static file, no inline script; inline styles allowed, which the
   templates and the mailbox's ``srcdoc`` mail preview use; ``frame-ancestors 'none'``),
@@ -33,23 +33,9 @@ CONFIG_KEY = "CHASQUI_RATE_LIMIT"
 EXEMPT_ENDPOINTS = {"static", "pages.health"}
 
 
-class _Limiter(Limiter):
-    """Flask-Limiter's limiter, which skips its check of every request when the default limit
-    is off.  That check (registered by ``init_app`` before every request) counts the default,
-    application, blueprint and meta limits, and Chasqui sets only the first: a route's own
-    limit is checked by its ``limiter.limit`` decorator, on its own call.  With the default
-    off the check had nothing to count, and finding that out cost ~5 % of a move's web CPU
-    (issue 9)."""
-
-    def _check_request_limit(self, callable_name=None, in_middleware=True):
-        if in_middleware and current_app.config.get(CONFIG_KEY, "off") == "off":
-            return
-        super()._check_request_limit(callable_name=callable_name, in_middleware=in_middleware)
-
-
 # Counters live in Redis when CHASQUI_REDIS_URL is set (shared by every web process), else in
 # this process's memory.
-limiter = _Limiter(get_remote_address, default_limits=[])
+limiter = Limiter(get_remote_address, default_limits=[])
 
 CSP = {
     "default-src": "'self'",

@@ -60,6 +60,16 @@ def test_what_json_has_no_type_for_is_encoded_as_flask_does():
         assert after == before
 
 
+def test_jsonify_of_no_several_or_keyword_arguments_answers_what_flask_answers():
+    app = Flask(__name__)
+    with app.app_context():
+        for args, kwargs in [((), {}), ((1, "two", None), {}), ((), {"b": 1, "a": [2]})]:
+            before = DefaultJSONProvider(app).response(*args, **kwargs)
+            after = JSONResponses(app).response(*args, **kwargs)
+            assert after.get_data() == before.get_data()
+            assert after.mimetype == before.mimetype == "application/json"
+
+
 def test_a_debug_app_still_answers_indented_json():
     app = Flask(__name__)
     app.debug = True
