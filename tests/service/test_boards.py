@@ -1,4 +1,4 @@
-"""Issue 8: the pictures of the table (service/boards) and the per-game page and mail templates.
+"""Issue 8: the pictures of the table (service/view/games/<game>/board.py) and the per-game page and mail templates.
 
 The board modules are pure functions of ``engine.view`` output, so most tests feed them views of
 games played a few moves by the engines' bots; the page/mail tests go through the app."""
@@ -11,9 +11,9 @@ import pytest
 from flask import render_template
 
 from engine.registry import get_game
-from service.view.boards import SEAT_COLOURS
-from service.view.boards import inca_empire
-from service.view.boards import machu_picchu
+from service.view.drawing import SEAT_COLOURS
+from service.view.games.inca_empire import board as inca_empire
+from service.view.games.machu_picchu import board as machu_picchu
 from service.store.loading import load
 from service.view.presenter import ActionLink, seat_context
 from service.web.extensions import services
@@ -218,7 +218,7 @@ def advance(client, app, admin_headers, game: str, players: int, moves: int):
 
 def render_mail(app, loaded, seat):
     with app.test_request_context():
-        context = services(seat_context(app).settings, loaded, seat)
+        context = seat_context(services(app).settings, loaded, seat)
         context.update(intro="It is your turn.", kind="turn")
         return render_template("mail/turn.html", **context), render_template("mail/turn.txt", **context)
 
@@ -245,7 +245,7 @@ def test_game_pages_and_mails_show_the_table(client, app, admin_headers, game, p
         assert action["label"] in shown
     with app.test_request_context():                  # a spectator (seat None) sees the table too
         watching = render_template("pages/_view.html",
-                                   **services(seat_context(app).settings, loaded, None))
+                                   **seat_context(services(app).settings, loaded, None))
     assert "game-view" in watching and "(you)" not in watching
     html, text = render_mail(app, loaded, seat)
     assert "<svg" not in html and "<link" not in html
