@@ -31,6 +31,7 @@ from service.core import validation
 from service.application import admin_link
 from service.mail import mailer
 from service.application import quotas
+from service.view import presentations
 from service.view.i18n import N_
 from service.store.models import AccountRow, InvitationBlockRow, InvitationRow, PendingGameRow
 from service.core.refusals import Refusal
@@ -43,10 +44,7 @@ SALT = row_links.INVITATION_SALT
 SEAT_ORDERS = {"random": "random", "as_entered": "as entered"}
 LANGUAGES = preferences.LANGUAGES  # the game's mail language (issue 7's catalogues)
 # Editions and variants offered on the form, per game (the engine validates them again).
-OPTION_CHOICES: dict[str, dict[str, list[tuple[str, str]]]] = {
-    "incan_gold": {"artifacts": [("2018", "2018 edition (artifacts in printed order)"),
-                                 ("classic", "classic (artifacts shuffled)")]},
-}
+OPTION_CHOICES: dict[str, dict[str, list[tuple[str, str]]]] = presentations.option_choices()
 
 
 class InvitationError(Refusal):

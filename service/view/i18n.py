@@ -13,6 +13,7 @@ from babel.support import NullTranslations, Translations
 
 from engine.text import render
 from service.core.config import ROOT
+from service.view import presentations
 
 def N_(text: str) -> str:
     """Marks a text for the catalog (``pybabel extract -k N_``) without translating it."""
@@ -20,9 +21,9 @@ def N_(text: str) -> str:
 
 
 # Texts made at run time that the catalogs must hold: the mail intros (service.mail.compose and
-# service.mail.kit KIND_INTRO), game titles and Incan Gold's action labels (terms from the
-# rules texts in shared/rules), game statuses, and the digest's subject.
-RUNTIME_TEXTS = (
+# service.mail.kit KIND_INTRO), game statuses, and the digest's subject; then each game's own
+# (its title, its action labels: service.view.games.<game>).
+SERVICE_TEXTS = (
     N_("A new game has started."), N_("It is your turn."), N_("The game is over."),
     N_("A player's time ran out."),
     N_("Your time ran out, so your vacation started by itself: your clock is stopped."),
@@ -36,16 +37,15 @@ RUNTIME_TEXTS = (
     N_("A message to the table."), N_("Your move by mail was recorded."),
     N_("Your reply could not be used."), N_("Your games that are waiting for you."),
     N_("Your waiting games"),
-    N_("Incan Gold"), N_("The Princes of Machu Picchu"), N_("Inca Empire: The Card Game"),
-    N_("Stay in the temple"), N_("Leave for camp"),
     N_("active"), N_("finished"), N_("paused"), N_("abandoned"),
 )
+RUNTIME_TEXTS = SERVICE_TEXTS + presentations.runtime_texts()
 
 TRANSLATIONS = ROOT / "translations"
 LOCALES = ("en", "zh_Hans", "ja")
 # One catalog per domain: the service's own texts, then each game's terms and phrases (extracted
 # from its engine package, so a game's translators need not touch the others' files).
-DOMAINS = ("messages", "machu_picchu", "inca_empire")
+DOMAINS = ("messages", *presentations.gettext_domains())
 CONTENT_LANGUAGE = {"en": "en", "zh_Hans": "zh-Hans", "ja": "ja"}
 
 

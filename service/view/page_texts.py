@@ -1,7 +1,7 @@
 """Texts the pages show that are made in Python (issue 7): error titles and messages, and the
-board helpers' fixed names (service.view.boards).  Marked with ``N_`` for ``pybabel extract``;
-templates translate them with the ``tr`` filter (``{{ title | tr }}``), which leaves a text
-without a catalog entry as it is.  Each game's own names, labels and log lines are in its own
+shared drawing helpers' fixed names (service.view.drawing).  Marked with ``N_`` for ``pybabel
+extract``; templates translate them with the ``tr`` filter (``{{ title | tr }}``), which leaves
+a text without a catalog entry as it is.  Each game's own names, labels and log lines are in its own
 catalog domain (``translations/<game>.cfg``), not here."""
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ PAGE_TEXTS = (
     N_("Invitation"),
     N_("that action is not available now"), N_("the form was incomplete; go back and try again"),
     N_("this seat now has another player"),
-    # seat colours (service.view.boards.SEAT_COLOURS)
+    # seat colours (service.view.drawing.SEAT_COLOURS)
     N_("red"), N_("blue"), N_("green"), N_("yellow"), N_("purple"), N_("grey"), N_("orange"),
     N_("teal"),
 )

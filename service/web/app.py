@@ -53,12 +53,12 @@ def create_app(settings: Settings | None = None, clock: Callable[[], datetime] =
 
 def _register(app: Flask, settings: Settings) -> None:
     from service.web import api
-    from service.view import boards
+    from service.view import presentations
     from service.web import cli
     from service.web import pages
     from service.web import play
     from service.web import verify_pages
-    boards.init_app(app)  # the game pictures for templates (issue 8)
+    presentations.init_app(app)  # each game's pictures and choices for templates (issue 8)
     from service.web.errors import page_errors
 
     page_errors(app)

@@ -1,6 +1,6 @@
 """Multi-step turns as one plan: pick the steps, see the result, confirm once.
 
-Machu Picchu turns are sequences of small engine actions (market trades, two Inca
+Some games' turns are sequences of small engine actions (market trades, several
 placements, several sacrifices, each ending with "done"); mail shows them as one link per
 step.  On the page a player can instead *plan* the steps: every GET shows the state after the
 steps chosen so far (computed on a copy, nothing stored), and one CSRF-protected POST submits
@@ -9,8 +9,9 @@ the whole sequence in a single transaction — all steps or none.
 A plan never looks past chance or hidden information: a step that changes the engine's
 ``epoch`` (a draw, a reveal) may only be the last step, and its result is not previewed.
 
-Standing orders (Machu Picchu) are set here too: an action the engine accepts from a seat at
-any time but never lists, recorded as that seat's MoveMade like any other move."""
+Standing orders are set here too, for a game whose presentation offers them
+(``service.view.presentations``): an action the engine accepts from a seat at any time but never
+lists, recorded as that seat's MoveMade like any other move."""
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
@@ -25,17 +26,13 @@ from service.web.errors import told
 from service.application.games import StaleMove, queue_mail, record_move, submit_move
 from service.store.loading import load
 from service.application.moves import load_for_secret, resolve_seat
+from service.view.presentations import presentation
 from service.view.presenter import seat_context
 from service.core.validation import json_document
 
 bp = Blueprint("planning", __name__, url_prefix="/play")
 
 MAX_STEPS = 40
-STANDING_CHOICES = {
-    "produce": ("ask", "always", "never"),
-    "temple_sacrifice": ("ask", "all", "none"),
-    "main_temple": ("ask", "all", "goods_only", "none"),
-}
 
 
 def parse_steps(text: str) -> list[int]:
@@ -127,17 +124,25 @@ def confirm(secret: str):
     return redirect(url_for("play.page", secret=secret), 303)
 
 
+def standing_orders(game_name: str, form) -> dict[str, str]:
+    """The answers ``form`` gives to each of the game's standing orders (the first answer, "ask",
+    when left out); refused unless each is one the game offers."""
+    offered = presentation(game_name).standing_choices
+    orders = {order.key: form.get(order.key, order.values[0]) for order in offered}
+    if any(orders[order.key] not in order.values for order in offered):
+        raise IllegalAction(phrase("choose one of the offered answers for each order"))
+    return orders
+
+
 @bp.post("/<secret>/standing")
 def standing(secret: str):
-    """Machu Picchu standing orders: what the engine answers for this seat without asking."""
+    """A game's standing orders: what the engine answers for this seat without asking."""
     svc = services()
-    orders = {key: request.form.get(key, "ask") for key in STANDING_CHOICES}
     try:
-        if any(orders[k] not in choices for k, choices in STANDING_CHOICES.items()):
-            raise IllegalAction(phrase("choose one of the offered answers for each order"))
         with svc.db.unit_of_work() as session:
             game_id, seat = resolve_seat(session, svc.settings.secret_key, secret)
             loaded = load(session, game_id)
+            orders = standing_orders(loaded.game.name, request.form)
             if loaded.row.status != "active":
                 raise IllegalAction(phrase("the game is {status}", status=term(loaded.row.status)))
             if "standing_orders" not in loaded.game.view(loaded.state, seat):

@@ -1,4 +1,4 @@
-"""Issue 8: the pictures of the table (service/boards) and the per-game page and mail templates.
+"""Issue 8: the pictures of the table (service/view/games/<game>/board.py) and the per-game page and mail templates.
 
 The board modules are pure functions of ``engine.view`` output, so most tests feed them views of
 games played a few moves by the engines' bots; the page/mail tests go through the app."""
@@ -11,9 +11,9 @@ import pytest
 from flask import render_template
 
 from engine.registry import get_game
-from service.view.boards import SEAT_COLOURS
-from service.view.boards import inca_empire
-from service.view.boards import machu_picchu
+from service.view.drawing import SEAT_COLOURS
+from service.view.games.inca_empire import board as inca_empire
+from service.view.games.machu_picchu import board as machu_picchu
 from service.store.loading import load
 from service.view.presenter import ActionLink, seat_context
 from service.web.extensions import services

@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from engine.games.machu_picchu import data
 from engine.text import N_
-from service.view.boards import _, int_keys, seat_colour
+from service.view.drawing import _, int_keys, seat_colour
 
 GOODS = ("corn", "llama", "coca", "pottery", "cloth")
 GOOD_ICON = {"corn": "🌽", "llama": "🦙", "coca": "🌿", "pottery": "🏺", "cloth": "🧶"}

@@ -18,7 +18,7 @@ from html import escape
 from markupsafe import Markup
 
 from engine.text import N_, render
-from service.view.boards import _, seat_colour
+from service.view.drawing import _, seat_colour
 
 REGIONS = ("coastal", "plateau", "mountain", "Machu Picchu")
 COLUMN_TITLES = (N_("Coastal"), N_("Plateau"), N_("Mountain"), N_("Machu Picchu"))

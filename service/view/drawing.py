@@ -1,17 +1,16 @@
-"""Pictures of a game's table, drawn on the server from ``engine.view`` output only.
+"""What every game's pictures share: the seat colours, seat-keyed dicts and the pictures' ``_``.
 
-Each module is pure: a view dict in, markup out (SVG for pages, inline-styled HTML tables for
-mail, since mail clients drop SVG and external CSS).  Templates reach them through the Jinja
-global ``boards`` (see ``init_app``); nothing here reads the state, the database or a request.
+A game's pictures (``service.view.games.<game>.board``) are pure: a view dict in, markup out
+(SVG for pages, inline-styled HTML tables for mail, since mail clients drop SVG and external
+CSS).  This module knows no game, so any game's board may import it without a cycle.
 """
 from __future__ import annotations
-
-from types import SimpleNamespace
 
 
 def _(text: str, **values) -> str:
     """A picture's words (SVG titles and labels, mail tables) in the page's or mail's language
-    (issue 7; extracted by pybabel).  Outside an app context, or in English, the text itself."""
+    (extracted by pybabel into the game's domain).  Outside an app context, or in English, the
+    text itself."""
     from flask import has_app_context
 
     if has_app_context():
@@ -50,15 +49,3 @@ def int_keys(mapping) -> dict:
         except (TypeError, ValueError):
             continue
     return out
-
-
-def _namespace() -> SimpleNamespace:
-    from service.view.boards import inca_empire
-    from service.view.boards import machu_picchu
-    return SimpleNamespace(seat_colour=seat_colour, colours=SEAT_COLOURS, int_keys=int_keys,
-                           machu_picchu=machu_picchu, inca_empire=inca_empire)
-
-
-def init_app(app) -> None:
-    """Make the pictures available to every template (pages and mail) as ``boards``."""
-    app.jinja_env.globals["boards"] = _namespace()
