@@ -34,8 +34,8 @@ class IncaEmpire(GameBase):
     def view(self, state: dict, seat: int | None) -> dict:
         return view_mod.view(state, seat)
 
-    def vary_secrets(self, state: dict, seat: int | None) -> dict:
-        return view_mod.vary_secrets(state, seat)
+    def vary_hidden(self, state: dict, seat: int | None) -> None:
+        view_mod.vary_hidden(state, seat)
 
     def decision_key(self, state: dict, seat: int) -> str:
         return view_mod.decision_key(state, seat)

@@ -168,3 +168,22 @@ def view(state: dict, seat: int | None) -> dict:
     if over:
         out["outcome"] = scoring.outcome(state)
     return out
+
+
+def vary_hidden(state: dict, seat: int | None) -> None:
+    """Nobody knows the deck's order; a seat alone knows its Sacrifice Cards and its standing
+    orders.  Changed here: the deck reversed; a seat's cards exchanged for cards of the deck
+    and each of its orders turned to the next choice."""
+    if state["over"]:
+        return  # every hand is shown at the end
+    deck = state["deck"]
+    if seat is None:
+        deck.reverse()
+        return
+    player = state["players"][seat]
+    cards = player["cards"]
+    for i in range(min(len(cards), len(deck))):
+        cards[i], deck[i] = deck[i], cards[i]
+    for key, choices in data.ORDER_CHOICES.items():
+        now = choices.index(player["orders"][key])
+        player["orders"][key] = choices[(now + 1) % len(choices)]
