@@ -17,7 +17,8 @@ in ``legal_actions`` (a seat that need not act keeps an empty list, as the contr
 The engine then answers that seat's production / sacrifice decisions itself instead of
 waiting ("always" produces as many as the seat can pay and the bank has; "all" sacrifices
 every llama allowed, or one of each kind at the Main Temple, "goods_only" there keeps the
-corn).  Setting orders never changes the epoch.
+corn).  Setting one's own orders never changes the epoch by itself; an order answering
+during another seat's move does (that seat learns what the orders said).
 """
 from engine.games.machu_picchu.game import GAME
 

@@ -13,7 +13,8 @@ class MachuPicchu(GameBase):
     min_players = 2
     max_players = 5
     # 2: log lines are phrases (engine.text), no longer English strings.
-    rules_version = "2"
+    # 3: a standing order answering during another seat's move raises the epoch.
+    rules_version = "3"
 
     def setup(self, players, seed, options):
         self.check_setup(players, seed)

@@ -298,7 +298,7 @@ def standing_orders(state: dict, seat) -> dict | None:
 def set_orders(state: dict, seat: int, action: dict) -> None:
     chosen = checked_standing_orders(standing_orders(state, seat), action)
     state["players"][seat]["orders"].update(chosen["orders"])
-    settle(state)
+    settle(state, seat)
 
 
 def apply(state: dict, seat: int, action) -> None:
@@ -321,7 +321,7 @@ def apply(state: dict, seat: int, action) -> None:
     elif wanted not in options(state, frame, seat):
         raise IllegalAction(phrase("not a legal action now: {action}", action=str(wanted)))
     _DO[frame["k"]](state, frame, seat, wanted)
-    settle(state)
+    settle(state, seat)
 
 
 def _do_free_inca(state, frame, seat, action):
@@ -679,7 +679,8 @@ def night_end(state: dict, frame: dict) -> None:
 
 
 # --- resolving frames that need nobody ------------------------------------------------------
-def settle(state: dict) -> None:
+def settle(state: dict, mover: int) -> None:
+    """Resolve the frames that need nobody after ``mover``'s move (see the module's docstring)."""
     queue = state["queue"]
     while queue and not state["over"]:
         frame = queue[0]
@@ -700,10 +701,10 @@ def settle(state: dict) -> None:
             else:
                 return
         elif k == "produce":
-            if not _settle_produce(state, frame):
+            if not _settle_produce(state, frame, mover):
                 return
         elif k == "sacrifice":
-            if not _settle_sacrifice(state, frame):
+            if not _settle_sacrifice(state, frame, mover):
                 return
         elif k == "clock_goods":
             return
@@ -732,23 +733,35 @@ def ordered_sacrifice(state: dict, frame: dict, seat: int, order: str) -> str | 
     return kinds[0] if kinds else None
 
 
-def _settle_produce(state: dict, frame: dict) -> bool:
+def answered_by_order(state: dict, seat: int, mover: int) -> None:
+    """A standing order answered for ``seat``: what it had set in secret shows in the result
+    of ``mover``'s move, so unless it is the seat's own move the epoch rises (the mover must
+    not take back a move that showed it another seat's answer)."""
+    if seat != mover:
+        state["epoch"] += 1
+
+
+def _settle_produce(state: dict, frame: dict, mover: int) -> bool:
     """Drop seats that cannot produce, answer standing orders; True if the frame is done."""
     d = frame["district"]
     for s in list(frame["seats"]):
         most = max_produce(state, s, d)
         order = order_of(state, frame, s)
-        if most == 0 or order == "never":
+        if most == 0:
             frame["seats"].remove(s)
+        elif order == "never":
+            frame["seats"].remove(s)
+            answered_by_order(state, s, mover)
         elif order == "always":
             produce(state, frame, s, most)
+            answered_by_order(state, s, mover)
     if frame["seats"]:
         return False
     state["queue"].remove(frame)
     return True
 
 
-def _settle_sacrifice(state: dict, frame: dict) -> bool:
+def _settle_sacrifice(state: dict, frame: dict, mover: int) -> bool:
     """Skip seats with nothing to sacrifice, answer standing orders (True: progress made)."""
     seat = frame["order"][0]
     if not _opt_sacrifice(state, frame, seat):
@@ -757,6 +770,7 @@ def _settle_sacrifice(state: dict, frame: dict) -> bool:
     order = order_of(state, frame, seat)
     if order == "ask" or frame["given"]:
         return False
+    answered_by_order(state, seat, mover)
     kind = ordered_sacrifice(state, frame, seat, order)
     while kind is not None:
         sacrifice_one(state, frame, seat, kind)

@@ -171,9 +171,10 @@ def view(state: dict, seat: int | None) -> dict:
 
 
 def vary_hidden(state: dict, seat: int | None) -> None:
-    """Nobody knows the deck's order; a seat alone knows its Sacrifice Cards and its standing
-    orders.  Changed here: the deck reversed; a seat's cards exchanged for cards of the deck
-    and each of its orders turned to the next choice."""
+    """Nobody knows the deck's order; a seat alone knows its Sacrifice Cards and what its
+    standing orders answer.  Whether a seat answers by itself ("ask") is no secret: everyone
+    sees it asked.  Changed here: the deck reversed; a seat's cards exchanged for cards of the
+    deck, and each order that answers turned to another answer."""
     if state["over"]:
         return  # every hand is shown at the end
     deck = state["deck"]
@@ -185,5 +186,7 @@ def vary_hidden(state: dict, seat: int | None) -> None:
     for i in range(min(len(cards), len(deck))):
         cards[i], deck[i] = deck[i], cards[i]
     for key, choices in data.ORDER_CHOICES.items():
-        now = choices.index(player["orders"][key])
-        player["orders"][key] = choices[(now + 1) % len(choices)]
+        answers = [c for c in choices if c != "ask"]
+        if player["orders"][key] in answers:
+            now = answers.index(player["orders"][key])
+            player["orders"][key] = answers[(now + 1) % len(answers)]
