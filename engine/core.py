@@ -6,6 +6,23 @@ states without knowing any game.  Nothing here may touch a clock, the network, a
 global randomness: all chance comes from the seed ``GameCreated`` fixes (the service keeps it
 sealed while the game runs and reveals it at the end, so it may have any number of bits).
 
+One folder a game
+-----------------
+Every game is a package under ``engine/games/`` with the same modules for the same roles, and
+is listed in ``engine/registry.py`` (the one list of games):
+
+* ``__init__.py`` -- what the game is, in a docstring; exports ``GAME`` only.
+* ``game.py`` -- the ``GAME`` object: this protocol wired to the functions below, nothing else.
+* ``data.py`` -- the tables (cards, board, costs), as data.
+* ``rules.py`` -- setup (``new_state``), ``to_act``, the legal actions and applying one.
+* ``view.py`` -- what a seat may see (``view``), what it may not (``vary_hidden``), and
+  ``decision_key``.
+* ``scoring.py`` -- ``outcome``: scores and winners.
+* ``bot.py`` -- ``default_action`` (a seat's time ran out) and ``bot_action``.
+
+A game may add modules of one concept each (a board's geometry, a phase's actions).  All chance
+is drawn with ``rng(state["seed"], <name>, ...)`` imported from here, never passed around.
+
 State contract
 --------------
 * A state is JSON data only (dict, list, str, int, bool, None; dict keys are str).
@@ -15,8 +32,29 @@ State contract
 * ``view(state, seat)`` and ``view(state, None)`` never contain ``state["seed"]``: whoever
   knew the seed would know every hidden card and future draw.
 * ``state["epoch"]`` is an int that a game increases whenever chance is drawn or hidden
-  information becomes known to any seat.  The service lets a player undo their own move only
-  while the epoch is unchanged (nobody learnt anything new meanwhile).
+  information becomes known to a seat other than the one that held it (a seat playing its
+  own card face up teaches itself nothing).  The service lets a player undo their own move
+  only while the epoch is unchanged (nobody learnt anything new meanwhile).
+* ``vary_secrets(state, seat)`` is how a game declares what is secret: a copy of the state in
+  which what only ``seat`` knows (its hand, its pending secret choice) is different, or, for
+  ``None``, what no seat knows (the order of the decks, the seed).  No other seat's view may
+  tell the copy from the state; tests/engine/test_contract.py checks that, and that a move
+  whose public result depends on such a secret raises the epoch.
+* ``decision_key(state, seat)`` names the decision a seat in ``to_act`` is asked for (mails,
+  deadlines and links are keyed on it): unchanged while other seats' moves leave that
+  decision as it was, and never given again to that seat once it has answered and stopped
+  being asked.  Several steps of one's own turn may share one key (one mail per turn).
+
+Standing orders
+---------------
+A game may let a seat answer some future decisions in advance.  ``standing_orders(state,
+seat)`` declares them: ``{order: {"value": current, "choices": [...]}}``, or ``None`` when
+the seat has nothing to set (the default, and always once the game is over).  The action
+``{"type": "standing_orders", "orders": {order: choice, ...}}`` is then accepted by
+``find_legal_action`` and ``apply`` from that seat at any time, whether or not it is to act;
+it is never listed by ``legal_actions``.  ``standing_action(state, seat)`` is what the
+seat's orders answer to its current decision, or its ``default_action`` where they say
+nothing (the deadline policy "standing").
 """
 from __future__ import annotations
 
@@ -62,11 +100,17 @@ class Game(Protocol):
 
     def find_legal_action(self, state: State, seat: int, action: Any) -> Action: ...
 
+    def standing_orders(self, state: State, seat: int) -> dict | None: ...
+
+    def standing_action(self, state: State, seat: int) -> Action: ...
+
     def apply_in_place(self, state: State, seat: int, action: Action) -> None: ...
 
     def apply(self, state: State, seat: int, action: Action) -> State: ...
 
     def view(self, state: State, seat: int | None) -> dict: ...
+
+    def vary_secrets(self, state: State, seat: int | None) -> State: ...
 
     def outcome(self, state: State) -> dict | None: ...
 
@@ -78,15 +122,28 @@ class Game(Protocol):
 
 
 class GameBase:
-    """Shared plumbing: subclasses write ``setup``, ``to_act``, ``legal_actions``,
-    ``_validate`` + ``_mutate`` (or ``apply_in_place``), ``view``, ``outcome``,
-    ``decision_key``, ``default_action`` and ``bot_action``."""
+    """Shared plumbing.  A game's ``game.py`` subclasses it and wires ``setup``, ``to_act``,
+    ``legal_actions``, ``apply_in_place``, ``view``, ``decision_key``, ``outcome``,
+    ``default_action`` and ``bot_action`` to its modules; where it has secrets or standing
+    orders, also ``vary_hidden`` and ``standing_orders`` (+ ``standing_action``).
+
+    ``apply_in_place`` validates the whole action before it changes anything (see the state
+    contract above); ``find_legal_action`` looks a submitted action up in ``legal_actions``
+    unless the game checks it directly (``find_listed_action``)."""
 
     name = ""
     title = ""
     min_players = 1
     max_players = 1
     rules_version = "1"
+
+    def check_setup(self, players: list[str], seed: int) -> None:
+        """The arguments every game's setup refuses alike (options are each game's own)."""
+        if not isinstance(players, list):
+            raise IllegalAction(phrase("players must be a list of names"))
+        self.check_player_count(players)
+        if type(seed) is not int:
+            raise IllegalAction(phrase("seed must be an integer"))
 
     def check_player_count(self, players: list[str]) -> None:
         if not self.min_players <= len(players) <= self.max_players:
@@ -95,9 +152,18 @@ class GameBase:
                                        high=self.max_players, count=len(players)))
 
     def find_legal_action(self, state: State, seat: int, action: Any) -> Action:
-        """The listed legal action equal to ``action`` (with its label), else
-        ``IllegalAction``.  An engine whose turns list many actions checks the one given
-        directly instead (Inca Empire), with the same answers."""
+        """The listed legal action equal to ``action`` (with its label), or the standing
+        orders ``action`` sets when the game declares them for ``seat``; else
+        ``IllegalAction``."""
+        if isinstance(action, dict) and action.get("type") == STANDING_ORDERS:
+            declared = self.standing_orders(state, seat)
+            if declared is not None:
+                return checked_standing_orders(declared, action)
+        return self.find_listed_action(state, seat, action)
+
+    def find_listed_action(self, state: State, seat: int, action: Any) -> Action:
+        """``find_legal`` over ``legal_actions``; a game whose turns list many actions checks
+        the one given directly instead (Inca Empire), with the same answers."""
         return find_legal(self.legal_actions(state, seat), action)
 
     def apply(self, state: State, seat: int, action: Action) -> State:
@@ -107,6 +173,51 @@ class GameBase:
 
     def bot_action(self, state: State, seat: int) -> Action:
         return self.default_action(state, seat)
+
+    def standing_orders(self, state: State, seat: int) -> dict | None:
+        return None
+
+    def standing_action(self, state: State, seat: int) -> Action:
+        return self.default_action(state, seat)
+
+    def vary_secrets(self, state: State, seat: int | None) -> State:
+        """A copy with ``seat``'s secrets changed (``None``: what nobody knows, the seed
+        among it: it decides every draw still to come)."""
+        varied = clone(state)
+        if seat is None:
+            varied["seed"] = state["seed"] + 1
+        self.vary_hidden(varied, seat)
+        return varied
+
+    def vary_hidden(self, state: State, seat: int | None) -> None:
+        """Change, in place, what only ``seat`` (``None``: no seat) knows; a game without
+        such secrets changes nothing."""
+
+
+STANDING_ORDERS = "standing_orders"
+STANDING_ORDERS_LABEL = "Set standing orders"
+
+
+def checked_standing_orders(declared: dict, action: Action) -> Action:
+    """The standing-orders action, validated against what the game declares (``declared``:
+    ``{order: {"value": ..., "choices": [...]}}``); ``IllegalAction`` names the first fault."""
+    orders = action.get("orders")
+    if not isinstance(orders, dict) or not orders:
+        first, spec = next(iter(declared.items()))
+        example = {first: spec["choices"][min(1, len(spec["choices"]) - 1)]}
+        raise IllegalAction(phrase("standing_orders needs an 'orders' object, e.g. {example}",
+                                   example=json.dumps(example, ensure_ascii=False)))
+    if set(without_label(action)) != {"type", "orders"}:
+        raise IllegalAction(not_legal(canonical_json(without_label(action))))
+    for key, value in orders.items():
+        if key not in declared:
+            raise IllegalAction(phrase("unknown standing order {order}; known: {known}",
+                                       order=repr(key), known=", ".join(declared)))
+        if value not in declared[key]["choices"]:
+            raise IllegalAction(phrase("standing order {order} must be one of {choices}",
+                                       order=str(key),
+                                       choices=", ".join(declared[key]["choices"])))
+    return {"type": STANDING_ORDERS, "orders": dict(orders), "label": STANDING_ORDERS_LABEL}
 
 
 def clone(data: Any) -> Any:

@@ -10,8 +10,8 @@ from collections.abc import Set
 
 from engine.text import N_, labelled, phrase, term
 
-from . import board, rules
-from .cards import CARDS, REGIONS
+from . import board, era
+from .data import CARDS, REGIONS
 
 MIN_ACTIONS = 2  # "each player must perform two actions in an Era"
 
@@ -376,7 +376,7 @@ def is_restrict_target(state: dict, k: str) -> bool:
 def legal(state: dict, seat: int) -> list[dict]:
     if state["pending"] is not None:
         return pending_actions(state, seat)
-    return main_actions(state, seat, bonus=state["phase"] == rules.CASH)
+    return main_actions(state, seat, bonus=state["phase"] == era.CASH)
 
 
 def find(state: dict, seat: int, action: dict) -> dict | None:
@@ -384,7 +384,7 @@ def find(state: dict, seat: int, action: dict) -> dict | None:
     all (the replay hot path), or ``None``."""
     if state["pending"] is not None:
         return pending_action(state, seat, action)
-    return main_action(state, seat, state["phase"] == rules.CASH, action)
+    return main_action(state, seat, state["phase"] == era.CASH, action)
 
 
 # --- doing it ----------------------------------------------------------------------------
@@ -406,7 +406,7 @@ def apply(state: dict, seat: int, action: dict) -> None:
 def start_card_action(state: dict, seat: int, action: dict) -> None:
     cid = action["card"]
     kind = action["type"]
-    if state["phase"] == rules.ACTIONS:
+    if state["phase"] == era.ACTIONS:
         state["acted"][seat] += 1
     if kind == "build":
         state["pending"] = {"seat": seat, "step": "place", "card": cid, "token": 0}
@@ -428,7 +428,7 @@ def start_card_action(state: dict, seat: int, action: dict) -> None:
 
 
 def workforce(state: dict, seat: int, cid: str) -> None:
-    """Take the action on the Extra Workforce card (see ``cards`` for the kinds)."""
+    """Take the action on the Extra Workforce card (see ``data`` for the kinds)."""
     act = CARDS[cid]["action"]
     pending = {"seat": seat, "step": None, "card": cid, "token": 1}
     state["pending"] = pending
@@ -436,9 +436,9 @@ def workforce(state: dict, seat: int, cid: str) -> None:
     net = my_network(state, seat, eff)
     kind = act["kind"]
     if kind == "activate":
-        rules.move_supply_to_active(state, seat, act["n"])
+        era.move_supply_to_active(state, seat, act["n"])
     elif kind == "draw":
-        if rules.draw(state, seat, act["n"]):
+        if era.draw(state, seat, act["n"]):
             state["epoch"] += 1
     elif kind == "restrict" and restrict_targets(state):
         pending["step"] = "restrict"
@@ -486,7 +486,7 @@ def complete_token_card(state: dict, seat: int) -> None:
     if pending["step"] == "terrace":  # the "terrace_bonus" agreement: Terrace action only
         bonus = effects(state, seat)["terrace_bonus"]
         if bonus:
-            rules.move_supply_to_active(state, seat, bonus)
+            era.move_supply_to_active(state, seat, bonus)
     finish(state)
 
 
@@ -496,7 +496,7 @@ def place(state: dict, seat: int, cid: str, at: str, via: str) -> None:
     numbers = board.road_numbers(state["table"][via]["card"], via, cid, at)
     tokens = board.road_cost(numbers, eff["road_discount"])
     state["hands"][seat].remove(cid)
-    state["table"][at] = rules.location(cid, seat)
+    state["table"][at] = era.location(cid, seat)
     state["roads"].append({"a": via, "b": at, "owner": seat, "cost": tokens})
     state["active"][seat] -= tokens + CARDS[cid]["fame"]
 
@@ -511,7 +511,7 @@ def add_road(state: dict, seat: int, a: str, b: str) -> None:
 
 def finish(state: dict) -> None:
     state["pending"] = None
-    if state["phase"] == rules.CASH:
-        rules.next_cash(state)
+    if state["phase"] == era.CASH:
+        era.next_cash(state)
     else:
-        rules.advance_turn(state)
+        era.advance_turn(state)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Set
 from functools import lru_cache
 
-from .cards import CARDS, CUSCO, MACHU_PICCHU, REGIONS
+from .data import CARDS, CUSCO, MACHU_PICCHU, REGIONS
 
 CUSCO_KEY = "1,0"
 COLUMNS = 3  # coastal, plateau, mountain; Machu Picchu alone sits in column 3

@@ -12,20 +12,12 @@ from __future__ import annotations
 
 from engine.text import labelled, phrase
 
-from . import actions, board, rules
-from .cards import CARDS, GOALS_BY_ID
-
-
-def _legal(state: dict, seat: int) -> list[dict]:
-    if state["phase"] == rules.SHOW:
-        return rules.show_options(state, seat)
-    if state["phase"] == rules.PICK:
-        return rules.pick_options(state, seat)
-    return actions.legal(state, seat)
+from . import actions, board, era, rules
+from .data import CARDS, GOALS_BY_ID
 
 
 def default_action(state: dict, seat: int) -> dict:
-    legal = _legal(state, seat)
+    legal = rules.legal(state, seat)
     if not legal:
         return labelled({"type": "pass"}, phrase("Pass"))
     for wanted in ("pass", "skip", "nothing", "done"):
@@ -79,13 +71,13 @@ def _goal_bonus(state: dict, seat: int, action: dict) -> int:
 
 
 def bot_action(state: dict, seat: int) -> dict:
-    legal = _legal(state, seat)
+    legal = rules.legal(state, seat)
     if not legal:
         return default_action(state, seat)
     types = {a["type"] for a in legal}
-    if state["phase"] == rules.SHOW:
+    if state["phase"] == era.SHOW:
         return min(legal, key=lambda a: (card_value(a["card"]), a["card"]))
-    if state["phase"] == rules.PICK:
+    if state["phase"] == era.PICK:
         return max(legal, key=lambda a: (card_value(a["card"]), a["card"]))
     if "place" in types:
         return max(legal, key=lambda a: (_tokens(state, seat, a), a["at"], a["via"]))

@@ -8,7 +8,7 @@ city."""
 from __future__ import annotations
 
 from . import board
-from .cards import CARDS, GOALS_BY_ID, REGIONS
+from .data import CARDS, GOALS_BY_ID, REGIONS
 
 BEST_GOALS = 3
 

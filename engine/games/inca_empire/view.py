@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from . import board, rules
-from .cards import CARDS
+from . import board, era, rules
+from .data import CARDS, GOALS_BY_ID
 from .scoring import outcome as _outcome
 
 
@@ -36,14 +36,14 @@ def placed(card_id: str, k: str) -> tuple:
             card["temple"], tuple(card["huts"]))
 
 
-def view(state: dict, seat: int | None, decision_key: str | None) -> dict:
+def view(state: dict, seat: int | None) -> dict:
     n = len(state["players"])
-    over = state["phase"] == rules.OVER
+    over = state["phase"] == era.OVER
     me = seat if type(seat) is int and 0 <= seat < n else None
     out = {
         "game": "inca_empire", "era": state["era"], "phase": state["phase"],
         "epoch": state["epoch"], "first_player": state["first"],
-        "turn": state["turn"] if state["phase"] == rules.ACTIONS else None,
+        "turn": state["turn"] if state["phase"] == era.ACTIONS else None,
         "to_act": rules.to_act(state),
         "players": [{
             "seat": s, "name": state["players"][s], "supply": state["supply"][s],
@@ -63,12 +63,12 @@ def view(state: dict, seat: int | None, decision_key: str | None) -> dict:
         "log": list(state["log"]),  # phrases (engine.text): the page shows each in its language
     }
     draft = state["draft"]
-    if state["phase"] == rules.SHOW:
+    if state["phase"] == era.SHOW:
         out["draft"] = {"chosen_counts": [len(x) for x in draft["shown"]],
-                        "needed": [rules.draft_need(state, s) for s in range(n)]}
+                        "needed": [era.draft_need(state, s) for s in range(n)]}
         if me is not None:
             out["draft"]["your_choice"] = list(draft["shown"][me])
-    elif state["phase"] == rules.PICK:
+    elif state["phase"] == era.PICK:
         out["draft"] = {"pool": [dict(p) for p in draft["pool"]], "order": list(draft["order"]),
                         "index": draft["index"]}
     pending = state["pending"]
@@ -81,7 +81,8 @@ def view(state: dict, seat: int | None, decision_key: str | None) -> dict:
         out["cashing"] = {"seat": state["cash"]["seat"], "card": state["cash"]["card"]}
     if me is not None:
         out["you"] = {"seat": me, "hand": list(state["hands"][me]), "goals": list(state["goals"][me]),
-                      "terraces": list(state["terraces"][me]), "decision": decision_key}
+                      "terraces": list(state["terraces"][me]),
+                     "decision": decision_key(state, me)}
     if over:
         out["hands"] = [list(h) for h in state["hands"]]
         out["goals"] = [list(g) for g in state["goals"]]
@@ -89,3 +90,48 @@ def view(state: dict, seat: int | None, decision_key: str | None) -> dict:
         out["final"] = state["final"]
         out["outcome"] = _outcome(state)
     return out
+
+
+def decision_key(state: dict, seat: int) -> str:
+    """Draft choice: one decision per card still to show (other seats' choices never
+    change it); everything else: the decision opened by the latest move."""
+    phase = state["phase"]
+    if phase == era.OVER:
+        return "over"
+    if seat not in rules.to_act(state):
+        return ""
+    if phase == era.SHOW:
+        return f"e{state['era']}:show:{len(state['draft']['shown'][seat])}"
+    return f"e{state['era']}:{phase}:m{state['moves']}"
+
+
+def vary_hidden(state: dict, seat: int | None) -> None:
+    """Nobody knows the order of the Era decks; a seat alone knows its hand, its Goals, its
+    face-down Terraces and the cards it chose to show in the draft.  Changed here: the decks
+    reversed; a seat's cards exchanged for cards of the current deck (Start cards stay, so the
+    draft needs the same; a card being built stays), its first Goal for one nobody holds, its
+    draft choice for other cards of its hand."""
+    if state["phase"] == era.OVER:
+        return  # every hand, Goal and Terrace is shown at the end
+    if seat is None:
+        for deck in state["decks"].values():
+            deck.reverse()
+        return
+    deck = state["decks"][str(min(state["era"], era.ERAS))]
+    pending = state["pending"]
+    keep = {pending["card"]} if pending is not None else set()
+    shown = state["draft"]["shown"][seat] if state["phase"] == era.SHOW else []
+    for cards in (state["hands"][seat], state["terraces"][seat]):
+        for i, card in enumerate(cards):
+            if deck and card not in keep and card not in shown and CARDS[card]["type"] != "start":
+                cards[i], deck[-1] = deck[-1], card
+                deck.insert(0, deck.pop())  # the next exchange takes another card
+    state["hands"][seat].sort()
+    others = [c for c in era.draftable(state, seat) if c not in shown]
+    for i in range(min(len(shown), len(others))):
+        shown[i] = others[i]
+    held = {g for goals in state["goals"] for g in goals}
+    unused = sorted(set(GOALS_BY_ID) - held)
+    if unused and state["goals"][seat]:
+        state["goals"][seat][0] = unused[0]
+        state["goals"][seat].sort()

@@ -5,10 +5,10 @@ card), then repeats: everyone inside chooses stay/leave in secret -> choices rev
 -> leavers share the path and bank their gems -> if anyone stayed, the next card is turned.
 A round ends when everyone has left or a hazard kind shows a second time; after round 5 the
 game is over.  Every function here either reads the state or mutates it in place; validation
-happens before any of them is called (see ``game.IncanGold.apply_in_place``)."""
+happens before any of them is called (see ``apply``)."""
 from __future__ import annotations
 
-from engine.core import IllegalAction, rng
+from engine.core import IllegalAction, find_legal, rng
 from engine.text import Phrase, phrase
 
 from . import data
@@ -281,16 +281,17 @@ def claim_artifacts(state: dict, seat: int) -> list[int]:
     return taken
 
 
-# ---------------------------------------------------------------- end
+# ---------------------------------------------------------------- the protocol's entry points
 
-def scores(state: dict) -> dict[int, int]:
-    """Score = gems in the tent + artifact values (ja "ゲームの目的"; notes "End")."""
-    return {seat: p["tent"] + sum(p["artifacts"]) for seat, p in enumerate(state["players"])}
+def legal(state: dict, seat: int) -> list[dict]:
+    if not must_act(state, seat):
+        return []
+    return [dict(data.ACTIONS["stay"]), dict(data.ACTIONS["leave"])]
 
 
-def winners(state: dict) -> list[int]:
-    """Highest score; tie -> more artifacts; still tied -> shared victory (notes "End")."""
-    ranked = {seat: (score, len(state["players"][seat]["artifacts"]))
-              for seat, score in scores(state).items()}
-    best = max(ranked.values())
-    return [seat for seat, key in ranked.items() if key == best]
+def apply(state: dict, seat: int, action) -> None:
+    """Validate completely (nothing is touched on IllegalAction), then mutate."""
+    if not must_act(state, seat):
+        raise IllegalAction(why_not(state, seat))
+    chosen = find_legal(data.ACTIONS.values(), action)
+    choose(state, seat, chosen["type"])

@@ -6,10 +6,10 @@ inside, removed hazards, how many cards are left.  Secret: other tents (ja "ไป–ไ
 are shown to all once the game is over, since the final scores reveal them anyway."""
 from __future__ import annotations
 
-from . import data, rules
+from . import data, rules, scoring
 
 
-def view(state: dict, seat: int | None, decision_key: str) -> dict:
+def view(state: dict, seat: int | None) -> dict:
     """The page's data for ``seat`` (None = spectator): built fresh, never shares state lists."""
     over = state["phase"] == rules.PHASE_OVER
     you = seat if type(seat) is int and 0 <= seat < len(state["players"]) else None
@@ -34,11 +34,11 @@ def view(state: dict, seat: int | None, decision_key: str) -> dict:
         "players": [player_view(state, s, you, over) for s in range(len(state["players"]))],
         "you": you,
         "your_choice": state["players"][you]["choice"] if you is not None else None,
-        "decision_key": decision_key if you is not None else None,
+        "decision_key": decision_key(state, you) if you is not None else None,
         "last_reveal": reveal_view(state["last_reveal"]),
         "history": [history_view(h) for h in state["history"]],
         "game_over": over,
-        "outcome": outcome(state) if over else None,
+        "outcome": scoring.outcome(state) if over else None,
     }
     return result
 
@@ -86,7 +86,24 @@ def next_claim_values(state: dict) -> list[int] | None:
     return list(claim_values[state["artifacts_claimed"]:])
 
 
-def outcome(state: dict) -> dict | None:
-    if state["phase"] != rules.PHASE_OVER:
-        return None
-    return {"scores": rules.scores(state), "winners": rules.winners(state)}
+def decision_key(state: dict, seat: int) -> str:
+    """One key per turn of a round: every seat inside is asked the same question."""
+    if state["phase"] == rules.PHASE_OVER:
+        return "over"
+    return f"r{state['round']}t{state['turn']}"
+
+
+def vary_hidden(state: dict, seat: int | None) -> None:
+    """Nobody knows the deck's order (nor, in the classic edition, the artifacts' order of
+    entry); a seat alone knows its tent and its choice this turn.  Changed here: those orders
+    reversed; a seat's tent one gem richer and its pending choice the other one."""
+    if state["phase"] == rules.PHASE_OVER:
+        return  # the final scores show every tent
+    if seat is None:
+        state["deck"].reverse()
+        state["artifacts_to_come"].reverse()
+        return
+    player = state["players"][seat]
+    player["tent"] += 1
+    if player["choice"] is not None:
+        player["choice"] = "stay" if player["choice"] == "leave" else "leave"

@@ -1,5 +1,7 @@
 """Timeout defaults and a simple bot.
 
+Standing (a seat timed out under the "standing" policy): what its standing orders answer.
+
 Default (a seat timed out): the safe, cheap choice — stay and take a Moon Tile when choosing
 the Prince's move, produce nothing, sacrifice nothing, end the multi-step visit ("done"),
 otherwise the first legal action.
@@ -33,6 +35,23 @@ def default_action(state: dict, seat: int) -> dict:
     elif k in rules.DONE_FRAMES:
         return {"type": "done"}
     return legal[0]
+
+
+def standing_action(state: dict, seat: int) -> dict:
+    """What the seat's standing orders answer to the production or sacrifice it is asked
+    for (it waits with an order other than "ask" only after sacrificing by hand first);
+    anything else, or "ask": the default."""
+    if rules.legal(state, seat):
+        frame = state["queue"][0]
+        if frame["k"] in ("produce", "sacrifice"):
+            order = rules.order_of(state, frame, seat)
+            if order != "ask" and frame["k"] == "produce":
+                most = rules.max_produce(state, seat, frame["district"])
+                return {"type": "produce", "count": 0 if order == "never" else most}
+            if order != "ask":
+                kind = rules.ordered_sacrifice(state, frame, seat, order)
+                return {"type": "sacrifice", "good": kind} if kind else {"type": "done"}
+    return default_action(state, seat)
 
 
 def card_value(state: dict, seat: int, cid: int) -> int:

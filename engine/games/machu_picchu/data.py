@@ -181,3 +181,11 @@ LAST_DAY = 9
 START_GOODS = {"corn": 3, "llama": 1, "coca": 1, "pottery": 1, "cloth": 1}
 START_CARDS = 1
 TRACK_CORN_PER_DAY = 1                                    # dec: one corn per day start..9
+
+# Standing orders (design, docs: Standing orders): each seat's answers given in advance.
+ORDER_CHOICES = {
+    "produce": ("ask", "always", "never"),
+    "temple_sacrifice": ("ask", "all", "none"),
+    "main_temple": ("ask", "all", "goods_only", "none"),
+}
+DEFAULT_ORDERS = {"produce": "ask", "temple_sacrifice": "ask", "main_temple": "ask"}

@@ -17,18 +17,13 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from engine.core import IllegalAction, without_label
+from engine.core import IllegalAction, checked_standing_orders, rng, without_label
 from engine.text import N_, Phrase, phrase, term
 
 from . import data
+from .data import DEFAULT_ORDERS, ORDER_CHOICES
 from .trail import advance, draw_at_summit, pay_dues
 
-ORDER_CHOICES = {
-    "produce": ("ask", "always", "never"),
-    "temple_sacrifice": ("ask", "all", "none"),
-    "main_temple": ("ask", "all", "goods_only", "none"),
-}
-DEFAULT_ORDERS = {"produce": "ask", "temple_sacrifice": "ask", "main_temple": "ask"}
 MARKET_LOG = {"market_add": N_("{player}: market add {good}"),
               "market_remove": N_("{player}: market remove {good}"),
               "buy": N_("{player}: market buy {good}"), "sell": N_("{player}: market sell {good}")}
@@ -37,7 +32,11 @@ LOG_KEEP = 30
 
 
 # --- setup ---------------------------------------------------------------------------------
-def setup(players: list[str], seed: int, options: dict, rng) -> dict:
+def new_state(players: list[str], seed: int, options) -> dict:
+    if options:  # any at all, of any type: the game takes none
+        unknown = sorted(map(str, options)) if isinstance(options, dict) else [repr(options)[:40]]
+        raise IllegalAction(phrase("unknown option(s): {unknown}; this game has no options",
+                                   unknown=", ".join(unknown)))
     n = len(players)
     deck = list(range(len(data.CARDS)))
     rng(seed, "deck").shuffle(deck)
@@ -287,20 +286,19 @@ def legal(state: dict, seat: int) -> list[dict]:
 
 
 # --- applying an action ---------------------------------------------------------------------
+def standing_orders(state: dict, seat) -> dict | None:
+    """Design (docs: Standing orders): what a seat may answer in advance, while the game runs."""
+    if state["over"] or type(seat) is not int or not 0 <= seat < state["n"]:
+        return None
+    orders = state["players"][seat]["orders"]
+    return {key: {"value": orders[key], "choices": list(choices)}
+            for key, choices in ORDER_CHOICES.items()}
+
+
 def set_orders(state: dict, seat: int, action: dict) -> None:
-    orders = action.get("orders")
-    if not isinstance(orders, dict) or not orders:
-        raise IllegalAction(phrase("standing_orders needs an 'orders' object, e.g. {example}",
-                                   example='{"produce": "always"}'))
-    for key, value in orders.items():
-        if key not in ORDER_CHOICES:
-            raise IllegalAction(phrase("unknown standing order {order}; known: {known}",
-                                       order=repr(key), known=", ".join(ORDER_CHOICES)))
-        if value not in ORDER_CHOICES[key]:
-            raise IllegalAction(phrase("standing order {order} must be one of {choices}",
-                                       order=str(key), choices=", ".join(ORDER_CHOICES[key])))
-    state["players"][seat]["orders"].update(orders)
-    settle(state)
+    chosen = checked_standing_orders(standing_orders(state, seat), action)
+    state["players"][seat]["orders"].update(chosen["orders"])
+    settle(state, seat)
 
 
 def apply(state: dict, seat: int, action) -> None:
@@ -323,7 +321,7 @@ def apply(state: dict, seat: int, action) -> None:
     elif wanted not in options(state, frame, seat):
         raise IllegalAction(phrase("not a legal action now: {action}", action=str(wanted)))
     _DO[frame["k"]](state, frame, seat, wanted)
-    settle(state)
+    settle(state, seat)
 
 
 def _do_free_inca(state, frame, seat, action):
@@ -681,7 +679,8 @@ def night_end(state: dict, frame: dict) -> None:
 
 
 # --- resolving frames that need nobody ------------------------------------------------------
-def settle(state: dict) -> None:
+def settle(state: dict, mover: int) -> None:
+    """Resolve the frames that need nobody after ``mover``'s move (see the module's docstring)."""
     queue = state["queue"]
     while queue and not state["over"]:
         frame = queue[0]
@@ -702,10 +701,10 @@ def settle(state: dict) -> None:
             else:
                 return
         elif k == "produce":
-            if not _settle_produce(state, frame):
+            if not _settle_produce(state, frame, mover):
                 return
         elif k == "sacrifice":
-            if not _settle_sacrifice(state, frame):
+            if not _settle_sacrifice(state, frame, mover):
                 return
         elif k == "clock_goods":
             return
@@ -717,39 +716,64 @@ def settle(state: dict) -> None:
             return
 
 
-def _settle_produce(state: dict, frame: dict) -> bool:
+def order_of(state: dict, frame: dict, seat: int) -> str:
+    """The seat's standing order for the decision ``frame`` asks (production or sacrifice)."""
+    orders = state["players"][seat]["orders"]
+    if frame["k"] == "produce":
+        return orders["produce"]
+    return orders["main_temple" if frame["temple"] == "main_temple" else "temple_sacrifice"]
+
+
+def ordered_sacrifice(state: dict, frame: dict, seat: int, order: str) -> str | None:
+    """The next good ``order`` ("all", "goods_only", "none") sacrifices, or None: done."""
+    if order == "none":
+        return None
+    kinds = [o["good"] for o in _opt_sacrifice(state, frame, seat)
+             if not (order == "goods_only" and o["good"] == "corn")]
+    return kinds[0] if kinds else None
+
+
+def answered_by_order(state: dict, seat: int, mover: int) -> None:
+    """A standing order answered for ``seat``: what it had set in secret shows in the result
+    of ``mover``'s move, so unless it is the seat's own move the epoch rises (the mover must
+    not take back a move that showed it another seat's answer)."""
+    if seat != mover:
+        state["epoch"] += 1
+
+
+def _settle_produce(state: dict, frame: dict, mover: int) -> bool:
     """Drop seats that cannot produce, answer standing orders; True if the frame is done."""
     d = frame["district"]
     for s in list(frame["seats"]):
         most = max_produce(state, s, d)
-        order = state["players"][s]["orders"]["produce"]
-        if most == 0 or order == "never":
+        order = order_of(state, frame, s)
+        if most == 0:
             frame["seats"].remove(s)
+        elif order == "never":
+            frame["seats"].remove(s)
+            answered_by_order(state, s, mover)
         elif order == "always":
             produce(state, frame, s, most)
+            answered_by_order(state, s, mover)
     if frame["seats"]:
         return False
     state["queue"].remove(frame)
     return True
 
 
-def _settle_sacrifice(state: dict, frame: dict) -> bool:
+def _settle_sacrifice(state: dict, frame: dict, mover: int) -> bool:
     """Skip seats with nothing to sacrifice, answer standing orders (True: progress made)."""
     seat = frame["order"][0]
-    opts = _opt_sacrifice(state, frame, seat)
-    if not opts:
+    if not _opt_sacrifice(state, frame, seat):
         finish_sacrifice(state, frame)
         return True
-    orders = state["players"][seat]["orders"]
-    order = orders["main_temple" if frame["temple"] == "main_temple" else "temple_sacrifice"]
+    order = order_of(state, frame, seat)
     if order == "ask" or frame["given"]:
         return False
-    if order != "none":
-        while opts:
-            kinds = [o["good"] for o in opts if not (order == "goods_only" and o["good"] == "corn")]
-            if not kinds:
-                break
-            sacrifice_one(state, frame, seat, kinds[0])
-            opts = _opt_sacrifice(state, frame, seat)
+    answered_by_order(state, seat, mover)
+    kind = ordered_sacrifice(state, frame, seat, order)
+    while kind is not None:
+        sacrifice_one(state, frame, seat, kind)
+        kind = ordered_sacrifice(state, frame, seat, order)
     finish_sacrifice(state, frame)
     return True

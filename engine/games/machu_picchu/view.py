@@ -168,3 +168,25 @@ def view(state: dict, seat: int | None) -> dict:
     if over:
         out["outcome"] = scoring.outcome(state)
     return out
+
+
+def vary_hidden(state: dict, seat: int | None) -> None:
+    """Nobody knows the deck's order; a seat alone knows its Sacrifice Cards and what its
+    standing orders answer.  Whether a seat answers by itself ("ask") is no secret: everyone
+    sees it asked.  Changed here: the deck reversed; a seat's cards exchanged for cards of the
+    deck, and each order that answers turned to another answer."""
+    if state["over"]:
+        return  # every hand is shown at the end
+    deck = state["deck"]
+    if seat is None:
+        deck.reverse()
+        return
+    player = state["players"][seat]
+    cards = player["cards"]
+    for i in range(min(len(cards), len(deck))):
+        cards[i], deck[i] = deck[i], cards[i]
+    for key, choices in data.ORDER_CHOICES.items():
+        answers = [c for c in choices if c != "ask"]
+        if player["orders"][key] in answers:
+            now = answers.index(player["orders"][key])
+            player["orders"][key] = answers[(now + 1) % len(answers)]

@@ -3,8 +3,8 @@ pools the test needs (the engine's own functions do all the rule work)."""
 from __future__ import annotations
 
 from engine.core import without_label
-from engine.games.inca_empire import GAME, board, rules
-from engine.games.inca_empire.cards import CARDS, ERA_CARDS
+from engine.games.inca_empire import GAME, board, era
+from engine.games.inca_empire.data import CARDS, ERA_CARDS
 
 TOKENS = 70
 
@@ -29,7 +29,7 @@ def in_actions(n: int, seed: int = 1, hands=None, active=None) -> dict:
     if active is not None:
         for seat, count in enumerate(active):
             give_active(state, seat, count)
-    rules.begin_actions(state)
+    era.begin_actions(state)
     return state
 
 
@@ -54,7 +54,7 @@ def put(state: dict, cid: str, col: int, row: int, owner=None, road_from: str | 
     """Lay a card on the table (and optionally its road), paying from the Active Pool."""
     k = board.key(col, row)
     take_out(state, cid)
-    state["table"][k] = rules.location(cid, owner)
+    state["table"][k] = era.location(cid, owner)
     if owner is not None:
         state["active"][owner] -= CARDS[cid]["fame"]
     if road_from is not None:

@@ -5,7 +5,7 @@ import pytest
 
 from engine.core import IllegalAction
 from engine.games.inca_empire import GAME, actions, board
-from engine.games.inca_empire.cards import CARDS
+from engine.games.inca_empire.data import CARDS
 
 from .helpers import act, cards_where, in_actions, legal_of, legal_types, put, tokens_of
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 import pytest
 
 from engine.core import IllegalAction, canonical_json
-from engine.games.inca_empire import GAME, rules
-from engine.games.inca_empire.cards import CARDS
+from engine.games.inca_empire import GAME, era
+from engine.games.inca_empire.data import CARDS
 
 from .helpers import act, cards_where, in_actions, legal_of, legal_types, new, tokens_of
 
 
 def finish_draft(state):
-    while state["phase"] in (rules.SHOW, rules.PICK):
+    while state["phase"] in (era.SHOW, era.PICK):
         seat = GAME.to_act(state)[0]
         GAME.apply_in_place(state, seat, GAME.default_action(state, seat))
 
@@ -28,7 +28,7 @@ def test_activate_one_more_per_pair_of_terraces():
     state["terraces"] = [["a", "b", "c", "d", "e"], ["a"]]
     before = list(state["supply"])
     state["era"] = 2
-    rules.start_era(state)
+    era.start_era(state)
     assert before[0] - state["supply"][0] == 8 and before[1] - state["supply"][1] == 6
 
 
@@ -41,7 +41,7 @@ def test_deal_sizes(n, size):
     finish_draft(state)
     before = [len(h) for h in state["hands"]]
     state["era"] = 2
-    rules.start_era(state)
+    era.start_era(state)
     assert [len(h) for h in state["hands"]] == [b + size for b in before]
 
 
@@ -54,7 +54,7 @@ def test_draft_order_forward_then_reverse():
     for seat in range(4):
         for _ in range(2):
             act(state, seat, **legal_of(state, seat, "show")[0])
-    assert state["phase"] == rules.PICK
+    assert state["phase"] == era.PICK
     assert state["draft"]["order"] == [2, 3, 0, 1, 1, 0, 3, 2]
     assert len(state["draft"]["pool"]) == 8
 
@@ -71,7 +71,7 @@ def test_draft_picks_any_shown_card_and_keeps_hand_size():
     assert shown_by_2[0] in state["hands"][0]
     finish_draft(state)
     assert [len(h) for h in state["hands"]] == sizes
-    assert state["phase"] == rules.ACTIONS
+    assert state["phase"] == era.ACTIONS
 
 
 def test_draft_shows_only_era_cards():
@@ -90,7 +90,7 @@ def test_draft_reveal_is_simultaneous_and_raises_epoch():
     assert state["epoch"] == epoch and GAME.to_act(state) == [1]
     act(state, 1, **legal_of(state, 1, "show")[0])
     act(state, 1, **legal_of(state, 1, "show")[0])
-    assert state["epoch"] == epoch + 1 and state["phase"] == rules.PICK
+    assert state["epoch"] == epoch + 1 and state["phase"] == era.PICK
 
 
 @pytest.mark.parametrize("n", [2, 3, 5])
@@ -178,9 +178,9 @@ def test_terminate_trade_agreements_in_turn_order_from_first_player():
     state["acted"] = [2, 2, 2]
     for seat in (1, 2, 0):
         act(state, seat, type="pass")
-    assert state["phase"] == rules.CASH
+    assert state["phase"] == era.CASH
     order = []
-    while state["phase"] == rules.CASH:
+    while state["phase"] == era.CASH:
         seat = GAME.to_act(state)[0]
         order.append(seat)
         assert ta[seat] in state["discard"]
@@ -202,7 +202,7 @@ def test_cash_in_free_action_may_build():
     assert GAME.to_act(state) == [1]
     act(state, 1, **legal_of(state, 1, "terrace")[0])
     act(state, 1, type="nothing")
-    assert state["phase"] == rules.SHOW and state["era"] == 2
+    assert state["phase"] == era.SHOW and state["era"] == 2
 
 
 def test_first_player_marker_passes_left():
@@ -221,7 +221,7 @@ def test_game_ends_after_era_four():
     state["acted"] = [2, 2]
     act(state, 0, type="pass")
     act(state, 1, type="pass")
-    assert state["phase"] == rules.OVER and GAME.to_act(state) == []
+    assert state["phase"] == era.OVER and GAME.to_act(state) == []
     assert GAME.outcome(state) is not None
     with pytest.raises(IllegalAction):
         act(state, 0, type="pass")
@@ -255,12 +255,12 @@ def test_decision_key_changes_per_decision():
     assert len({k0, k1, GAME.decision_key(state, 1)}) == 3
 
 
-@pytest.mark.parametrize("n,era", [(2, 3), (4, 2), (5, 4)])
-def test_draft_choice_does_not_interfere_in_later_eras(n, era):
+@pytest.mark.parametrize("n,number", [(2, 3), (4, 2), (5, 4)])
+def test_draft_choice_does_not_interfere_in_later_eras(n, number):
     """Hidden information, later Eras (bigger hands, a table in play): a seat's choice never
     shows in another seat's view before the reveal."""
     state = new(n, 40 + n)
-    while not (state["era"] == era and state["phase"] == rules.SHOW):
+    while not (state["era"] == number and state["phase"] == era.SHOW):
         seat = GAME.to_act(state)[0]
         GAME.apply_in_place(state, seat, GAME.bot_action(state, seat))
     seat = GAME.to_act(state)[-1]

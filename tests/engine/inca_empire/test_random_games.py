@@ -7,8 +7,8 @@ import json
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine.core import canonical_json, without_label
-from engine.games.inca_empire import GAME, rules
-from engine.games.inca_empire.cards import CARDS
+from engine.games.inca_empire import GAME, era
+from engine.games.inca_empire.data import CARDS
 from engine.text import render
 from tests.engine.playthrough import assert_replay_equals_live, play_random_game
 
@@ -26,7 +26,7 @@ def _check(game, before, after, seat, action):
     # text players read, where an id is never a whole JSON string.
     public_view["log"] = [render(line) for line in public_view["log"]]
     public = canonical_json(public_view)
-    if after["phase"] != rules.OVER:
+    if after["phase"] != era.OVER:
         for s in range(n):
             face_down = [c for c in after["terraces"][s] if CARDS[c]["type"] != "workforce"]
             for cid in after["hands"][s] + after["goals"][s] + face_down:
@@ -44,7 +44,7 @@ def test_random_legal_games_conserve_tokens_and_replay(players, seed):
     assert_replay_equals_live("inca_empire", players, seed, {}, state, moves)
     result = GAME.outcome(state)
     assert result["winners"] and set(result["scores"]) == set(range(players))
-    assert state["era"] == 4 and state["phase"] == rules.OVER
+    assert state["era"] == 4 and state["phase"] == era.OVER
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])

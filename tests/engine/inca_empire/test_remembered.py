@@ -14,7 +14,7 @@ import pytest
 
 from engine.core import canonical_json
 from engine.games.inca_empire import GAME, actions, board, view
-from engine.games.inca_empire.cards import CARDS, MACHU_PICCHU
+from engine.games.inca_empire.data import CARDS, MACHU_PICCHU
 
 
 def reference_network(state: dict, owners: set[int]) -> set[str]:

@@ -1,8 +1,8 @@
 """The rulebook's Sample Play, replayed move by move with four players (player k = seat k-1)."""
 from __future__ import annotations
 
-from engine.games.inca_empire import GAME, actions, rules
-from engine.games.inca_empire.cards import CARDS
+from engine.games.inca_empire import GAME, actions, era
+from engine.games.inca_empire.data import CARDS
 
 from .helpers import act, in_actions, legal_types, tokens_of
 
@@ -65,7 +65,7 @@ def test_sample_play():
 
     # Player 3 terminates the agreement: token to Active, card discarded, one card drawn,
     # any action but a Trade Agreement.
-    assert state["phase"] == rules.CASH and GAME.to_act(state) == [2]
+    assert state["phase"] == era.CASH and GAME.to_act(state) == [2]
     assert TRADE in state["discard"] and state["active"][2] == 7 and len(state["hands"][2]) == 1
     assert "trade" not in legal_types(state, 2)
     act(state, 2, type="skip")

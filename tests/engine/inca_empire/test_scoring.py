@@ -1,8 +1,8 @@
 """End of the Game: tokens on the table, best three of five Goals, Wild Colcas, Cusco, ties."""
 from __future__ import annotations
 
-from engine.games.inca_empire import GAME, rules, scoring
-from engine.games.inca_empire.cards import GOALS_BY_ID
+from engine.games.inca_empire import GAME, era, scoring
+from engine.games.inca_empire.data import GOALS_BY_ID
 
 from .helpers import act, in_actions, put
 
@@ -47,7 +47,7 @@ def test_wild_colca_counts_as_colca_and_its_column_region():
     state = in_actions(2, active=[30, 30])
     put(state, "S-NAZCA", 0, 0, owner=0, road_from="1,0")
     put(state, "E1-21", 0, -1, owner=0, road_from="0,0")
-    state["table"]["1,-2"] = rules.location("E1-24", 0)  # Wild Colca in the plateau column
+    state["table"]["1,-2"] = era.location("E1-24", 0)  # Wild Colca in the plateau column
     state["roads"].append({"a": "0,-1", "b": "1,-2", "owner": 0, "cost": 2})
     assert scoring.goal_met(state, 0, goal("colcas", n=2))
     assert scoring._region(state, "1,-2") == "plateau"

@@ -5,7 +5,7 @@ import pytest
 
 from engine.core import IllegalAction
 from engine.games.inca_empire import GAME, board
-from engine.games.inca_empire.cards import CARDS, CUSCO, ERA_CARDS, GOALS, MACHU_PICCHU, START_CARDS
+from engine.games.inca_empire.data import CARDS, CUSCO, ERA_CARDS, GOALS, MACHU_PICCHU, START_CARDS
 
 from .helpers import new, tokens_of
 

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine.core import IllegalAction, canonical_json, clone, find_legal, without_label
-from engine.games.inca_empire import GAME, actions, board, game, rules
+from engine.games.inca_empire import GAME, actions, board, era, rules
 
 from .helpers import act, put
 from .test_card_actions import TA, WF, colca_table
@@ -144,11 +144,11 @@ def test_apply_in_place_equals_find_legal_over_legal_actions():
     def reference_apply(state, seat, action):  # the pre-fast-path apply_in_place
         chosen = find_legal(GAME.legal_actions(state, seat), action)
         state["moves"] += 1
-        game.log_public(state, seat, chosen)
-        if state["phase"] == rules.SHOW:
-            rules.apply_show(state, seat, chosen["card"])
-        elif state["phase"] == rules.PICK:
-            rules.apply_take(state, seat, chosen["card"])
+        rules.log_public(state, seat, chosen)
+        if state["phase"] == era.SHOW:
+            era.apply_show(state, seat, chosen["card"])
+        elif state["phase"] == era.PICK:
+            era.apply_take(state, seat, chosen["card"])
         else:
             actions.apply(state, seat, chosen)
 

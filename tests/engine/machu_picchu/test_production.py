@@ -91,3 +91,25 @@ def test_a_short_bank_limits_production():
     act(state, 0, type="move", to="coca_plantation")
     assert options(state, 1)[-1] == {"type": "produce", "count": 1}
     assert data.PRODUCTION["coca_plantation"] == "coca"
+
+
+def test_an_order_answering_during_another_seats_move_raises_the_epoch():
+    """core.py, epoch: a seat's standing orders are its secret (only its own view shows
+    them); when they answer during another seat's move, that seat sees the answer in its
+    move's result, so the epoch rises and it cannot take the move back having learnt it."""
+    for order, llamas in (("always", 2), ("never", 1)):
+        state = turn_of(started(2, free="llama_meadow"), 0, "watchmans_hut")
+        act(state, 1, type="standing_orders", orders={"produce": order})
+        epoch = state["epoch"]
+        act(state, 0, type="move", to="llama_meadow")
+        assert state["players"][1]["goods"]["llama"] == llamas
+        assert state["epoch"] == epoch + 1
+
+
+def test_an_order_answering_the_seats_own_pending_decision_keeps_the_epoch():
+    """The seat that sets the order learns nothing from its own answer."""
+    state = turn_of(started(2, free="llama_meadow"), 0, "watchmans_hut")
+    act(state, 0, type="move", to="llama_meadow")
+    epoch = state["epoch"]
+    act(state, 1, type="standing_orders", orders={"produce": "always"})
+    assert state["players"][1]["goods"]["llama"] == 2 and state["epoch"] == epoch

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine import canonical_json
 from engine.games.machu_picchu import data
-from engine.games.machu_picchu.rules import ORDER_CHOICES
+from engine.games.machu_picchu.data import ORDER_CHOICES
 from tests.engine.playthrough import assert_replay_equals_live, play_random_game
 
 from .helpers import GAME, incas, totals

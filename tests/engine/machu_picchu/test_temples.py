@@ -108,3 +108,17 @@ def test_unknown_standing_order_is_refused_and_changes_nothing():
     with pytest.raises(IllegalAction):
         act(state, 1, type="standing_orders", orders={"dance": "ask"})
     assert state["players"][1]["orders"]["produce"] == "ask"
+
+
+def test_standing_action_follows_orders_set_after_sacrificing_by_hand():
+    """Standing orders (docs) and the deadline policy "standing": a seat that sacrificed by
+    hand and then set "all" is still asked; when its time runs out, its orders answer."""
+    state = turn_of(started(), 0, "central_plaza")
+    act(state, 0, type="move", to="main_temple")
+    act(state, 0, type="sacrifice", good="coca")
+    act(state, 0, type="standing_orders", orders={"main_temple": "goods_only"})
+    assert GAME.to_act(state) == [0]
+    assert GAME.standing_action(state, 0) == {"type": "sacrifice", "good": "llama"}
+    assert GAME.default_action(state, 0) == {"type": "done"}
+    act(state, 0, type="standing_orders", orders={"main_temple": "none"})
+    assert GAME.standing_action(state, 0) == {"type": "done"}

@@ -141,7 +141,7 @@ def test_two_summits_in_one_advance_are_resolved_one_after_the_other():
     state["players"][0]["scout"] = 15
     first, second = state["deck"][:3], state["deck"][3:6]
     advance(state, 0, 30)
-    rules.settle(state)
+    rules.settle(state, 0)
     assert GAME.to_act(state) == [0] and set(first) <= set(state["players"][0]["cards"])
     act(state, 0, type="return_card", card=first[0])
     act(state, 0, type="return_card", card=first[1])
