@@ -177,11 +177,10 @@ def _tell_admins(session: Session, game_id: str, deadline_id: int, now: datetime
 
 
 def _policy_action(game, state, seat: int, policy: str) -> dict:
-    """``standing``: the seat's standing orders when the game has them, else the default."""
-    if policy == "standing" and hasattr(game, "standing_action"):
-        action = game.standing_action(state, seat)
-        if action is not None:
-            return action
+    """``standing``: what the seat's standing orders answer (the game's default where they say
+    nothing, or in a game without them); otherwise the default."""
+    if policy == "standing":
+        return game.standing_action(state, seat)
     return game.default_action(state, seat)
 
 

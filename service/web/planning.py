@@ -145,11 +145,11 @@ def standing(secret: str):
             orders = standing_orders(loaded.game.name, request.form)
             if loaded.row.status != "active":
                 raise IllegalAction(phrase("the game is {status}", status=term(loaded.row.status)))
-            if "standing_orders" not in loaded.game.view(loaded.state, seat):
+            if loaded.game.standing_orders(loaded.state, seat) is None:
                 raise IllegalAction(phrase("this game has no standing orders"))
-            action = {"type": "standing_orders", "orders": orders}
-            record_move(session, loaded, "MoveMade", seat,
-                        {**action, "label": "Set standing orders"}, f"seat:{seat}", svc.clock(),
+            chosen = loaded.game.find_legal_action(
+                loaded.state, seat, {"type": "standing_orders", "orders": orders})
+            record_move(session, loaded, "MoveMade", seat, chosen, f"seat:{seat}", svc.clock(),
                         seq_seen=loaded.seq)
             ids = queue_mail(session, loaded, seat, svc.clock(), svc.settings.mail_domain)
         svc.dispatch(ids)
