@@ -8,6 +8,7 @@ import click
 from flask.cli import AppGroup
 from sqlalchemy import select
 
+from engine import GAMES
 from service.store import fairness
 
 from service.store import events as store
@@ -33,7 +34,8 @@ def upgrade():
 
 
 @group.command("demo")
-@click.option("--game", default="incan_gold")
+@click.option("--game", default=next(iter(GAMES)), show_default=True,
+              type=click.Choice(list(GAMES)))
 @click.option("--if-empty", is_flag=True, help="only when no game exists yet")
 @click.option("--accept/--no-accept", default=True,
               help="accept the invitations for the demo players (default), or leave them to you")

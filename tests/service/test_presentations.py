@@ -32,7 +32,6 @@ GAME_WORDS = re.compile("|".join(sorted(
 # default game.
 EXAMPLES = {
     ("web/api.py", 'game must be a game name, e.g. "incan_gold"'),
-    ("web/cli.py", "incan_gold"),
 }
 
 
