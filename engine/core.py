@@ -200,23 +200,14 @@ STANDING_ORDERS_LABEL = "Set standing orders"
 
 def checked_standing_orders(declared: dict, action: Action) -> Action:
     """The standing-orders action, validated against what the game declares (``declared``:
-    ``{order: {"value": ..., "choices": [...]}}``); ``IllegalAction`` names the first fault."""
-    orders = action.get("orders")
-    if not isinstance(orders, dict) or not orders:
-        first, spec = next(iter(declared.items()))
-        example = {first: spec["choices"][min(1, len(spec["choices"]) - 1)]}
-        raise IllegalAction(phrase("standing_orders needs an 'orders' object, e.g. {example}",
-                                   example=json.dumps(example, ensure_ascii=False)))
-    if set(without_label(action)) != {"type", "orders"}:
-        raise IllegalAction(not_legal(canonical_json(without_label(action))))
-    for key, value in orders.items():
-        if key not in declared:
-            raise IllegalAction(phrase("unknown standing order {order}; known: {known}",
-                                       order=repr(key), known=", ".join(declared)))
-        if value not in declared[key]["choices"]:
-            raise IllegalAction(phrase("standing order {order} must be one of {choices}",
-                                       order=str(key),
-                                       choices=", ".join(declared[key]["choices"])))
+    ``{order: {"value": ..., "choices": [...]}}``): any order not declared, any choice not
+    offered, an empty ``orders`` or another key is refused as any action not listed is."""
+    wanted = without_label(action)
+    orders = wanted.get("orders")
+    if set(wanted) != {"type", "orders"} or not isinstance(orders, dict) or not orders or any(
+            key not in declared or value not in declared[key]["choices"]
+            for key, value in orders.items()):
+        raise IllegalAction(not_legal(canonical_json(wanted)))
     return {"type": STANDING_ORDERS, "orders": dict(orders), "label": STANDING_ORDERS_LABEL}
 
 
