@@ -16,7 +16,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from engine.games.inca_empire import GAME
-from engine.games.inca_empire.cards import CARDS, GOALS
+from engine.games.inca_empire.data import CARDS, GOALS
 from engine.text import render
 from service.store.loading import load
 from service.view.i18n import translate

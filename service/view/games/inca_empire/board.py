@@ -79,7 +79,7 @@ def card_name(card_id: str) -> str:
 def card(card_id: str) -> dict:
     """The public face of a card id (engine card tables), or a stub for an unknown id."""
     try:
-        from engine.games.inca_empire import cards as tables
+        from engine.games.inca_empire import data as tables
     except ImportError:                                   # pragma: no cover
         return {"id": card_id, "name": card_id, "type": "?"}
     if card_id == tables.CUSCO["id"]:
