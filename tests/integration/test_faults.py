@@ -32,10 +32,6 @@ GRACE = timedelta(seconds=60)  # due_ids' default grace: the sweep waits this lo
 
 # --- helpers shared by the fault tests (imported by the other test_faults_* modules) ---------
 
-def services(app):
-    return services(app)
-
-
 def capture_dispatch(app) -> list[int]:
     """Replace the dispatcher by a list: the test decides when (and whether) rows are sent."""
     queued: list[int] = []
