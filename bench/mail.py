@@ -20,8 +20,11 @@ read from it: the prefork pool, ``WORKER_CONCURRENCY`` children, log level INFO)
 ``--pool=solo`` (one process, as in the integration tests and the earlier rounds).  Both run
 without heartbeat, gossip and mingle (cluster chatter that is not per task).
 
+Rounds alternate which workload runs first; with two or more, the median of the same-run
+ratios is printed (a host that speeds up or slows down during a run favours neither).
+
     python -m bench.mail [--games 100] [--noop 1000] [--warm 3] [--setting procfile|solo|both]
-                         [--rounds 1]
+                         [--rounds 3]
 """
 from __future__ import annotations
 
@@ -83,7 +86,7 @@ def main() -> None:
     parser.add_argument("--noop", type=int, default=1000)
     parser.add_argument("--warm", type=int, default=3,
                         help="games whose mail is sent before timing (templates compiled)")
-    parser.add_argument("--rounds", type=int, default=1,
+    parser.add_argument("--rounds", type=int, default=3,
                         help="rounds per setting, each with new games and a new worker, "
                              "alternating which workload runs first; the median is printed")
     parser.add_argument("--setting", choices=["procfile", "solo", "both"], default="both",

@@ -44,11 +44,9 @@ def settle_heap(**_) -> None:
     about a sixth of a mail's CPU in-process (issue 9).  ``gc.freeze()`` leaves those objects
     alone for good; objects made afterwards, by the tasks, are collected as before.  The
     mail templates and catalogs are loaded first so that they are part of the frozen heap."""
-    from service.mail.compose import mail_templates
-
-    for env in (flask_app.jinja_env, mail_templates(flask_app)):  # the digest's, the turn mail's
-        for name in env.list_templates(filter_func=lambda n: n.startswith(("mail/", "games/"))):
-            env.get_template(name)
+    env = flask_app.jinja_env  # every mail's templates: the turn mail's and the digest's
+    for name in env.list_templates(filter_func=lambda n: n.startswith(("mail/", "games/"))):
+        env.get_template(name)
     try:
         from flask_babel import force_locale, get_translations
 

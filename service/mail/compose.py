@@ -4,20 +4,13 @@ The message is a pure function of the row and the events up to its seq, so a del
 retried after a crash produces the same bytes (and the receiver dedupes on Message-ID)."""
 from __future__ import annotations
 
+import email.policy
 import hashlib
-import re
-import types
 from email.message import EmailMessage
-from email.headerregistry import HeaderRegistry
-from email.policy import EmailPolicy
 from email.utils import format_datetime
 from functools import lru_cache
 
 from flask import current_app
-from jinja2 import Template, pass_context, pass_environment, pass_eval_context
-from jinja2.runtime import Context, Macro
-import markupsafe
-from markupsafe import Markup, escape
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import object_session
 
@@ -25,10 +18,8 @@ from engine.text import phrase, term
 from service.mail import headers as mail_headers
 from service.mail import sql as mail_sql
 from service.mail import kit as mailkit
-from service.mail import mime
 from service.view.notices import notice_for
-from service.view.i18n import N_, translate, translated_label
-from service.core.kept import Kept
+from service.view.i18n import N_, translate
 from service.core.config import Settings
 from service.store.loading import Loaded
 from service.mail.message_ids import thread_root
@@ -38,97 +29,38 @@ from service.store.events import utc
 from service.store.timekeeping import describe_left, format_due, timeout_of, zone_of
 
 
-class MemoPolicy(EmailPolicy):
-    """``email.policy.default`` with the header work memoised; the bytes are the same.
-
-    With the default policy every header set is parsed through the header registry and every
-    header written is re-folded from its parse tree: about a third of building and sending a
-    mail.  Most of a mail's headers (From, Subject, List-Id, the MIME headers of the parts,
-    ...) repeat from mail to mail, and both steps are pure functions of their inputs: the
-    parse of (name, value) and the fold of a parsed header under a given policy.  So the parse
-    is cached (parsed headers are immutable, sharing them is safe) and each parsed header keeps
-    its folds per policy, as each policy keeps its folds of headers stored as their source
-    (``_source_folds``).  Anything the cache does not take goes the default way."""
-
-    def header_store_parse(self, name, value):
-        if type(value) is str and len(value.splitlines()) <= 1:
-            return (name, _parsed_header(self.header_factory, name, value))
-        return super().header_store_parse(name, value)
-
-    def header_fetch_parse(self, name, value):
-        """A header stored as its source (``service.mail.mime`` stores plain ones so) is parsed when
-        read (``msg["To"]``, the generator's look at Content-Type): memoised like a set."""
-        if hasattr(value, "name"):
-            return value
-        return _parsed_header(self.header_factory, name, "".join(_LINESEP.split(value)))
-
-    def _fold_key(self, kind: str) -> tuple:
-        return (kind, type(self), self.max_line_length, self.linesep, self.utf8, self.cte_type,
-                self.refold_source, self.raise_on_defect, id(self.header_factory))
-
-    def fold(self, name, value):
-        return self._memo_fold("fold", name, value) if hasattr(value, "name") else super().fold(name, value)
-
-    def fold_binary(self, name, value):
-        if type(value) is str:  # stored as its source (``service.mail.mime`` stores plain ones so)
-            return _source_folds(self)[(name, value)]
-        if not hasattr(value, "name"):
-            return super().fold_binary(name, value)
-        return self._memo_fold("fold_binary", name, value)
-
-    def _memo_fold(self, kind: str, name, value):
-        folds = value.__dict__.setdefault("_chasqui_folds", {})
-        key = self._fold_key(kind)
-        if key not in folds:
-            folds[key] = getattr(super(), kind)(name, value)
-        return folds[key]
-
-
-_LINESEP = re.compile(r"\n|\r")  # email.policy.linesep_splitter
+# ``email.policy.default``, but a header set as its source (``set_raw``: List-Unsubscribe,
+# folded by hand between its two URIs) is written as it was given, never refolded.
+MAIL_POLICY = email.policy.default.clone(refold_source="none")
 
 
 @lru_cache(maxsize=4096)
-def _parsed_header(factory, name: str, value: str):
-    return factory(name, value)
+def _header(name: str, value: str):
+    """The header object ``MAIL_POLICY`` stores for ``message[name] = value`` (a value no
+    header can carry raises, as the assignment does).
+
+    Why kept: parsing a value through the header registry is the larger part of what setting
+    a header costs, and the public path (``EmailMessage`` and ``send_message``) could not
+    otherwise hold the worker's mail rate against a no-op task (``bench/mail.py``).  Most of
+    a mail's headers recur from mail to mail: From, Auto-Submitted, a game's List-Id and
+    X-Chasqui-Game, an event's Date and Subject, a seat's To, Reply-To and thread.  The
+    documented way to reuse a parse: ``EmailPolicy.header_store_parse`` stores a value that
+    is already a header object of that name as it is, and header objects are immutable."""
+    return MAIL_POLICY.header_store_parse(name, value)[1]
 
 
-class _Registry(HeaderRegistry):
-    """The header registry makes a new class on every look-up (each header set asks it twice:
-    for the header's max count and to parse it); one class per header name is the same."""
+class _Headers:
+    """A message that takes ``[name] = value`` as ``_header``'s object (and ``set_raw`` as
+    it is): what ``mailkit.add_headers`` is given."""
 
-    def __init__(self):
-        super().__init__()
-        self._classes: dict[str, type] = {}
+    def __init__(self, message: EmailMessage):
+        self.message = message
 
-    def __getitem__(self, name):
-        key = name.lower()
-        cls = self._classes.get(key)
-        if cls is None:
-            cls = self._classes[key] = super().__getitem__(name)
-        return cls
+    def __setitem__(self, name: str, value: str) -> None:
+        self.message[name] = _header(name, value)
 
-    def map_to_type(self, name, cls):
-        super().map_to_type(name, cls)
-        self._classes.pop(name.lower(), None)
-
-
-MAIL_POLICY = MemoPolicy(header_factory=_Registry(), refold_source="none")
-
-
-def _source_folds(policy: MemoPolicy) -> Kept:
-    """{(name, source text): its folded bytes} under ``policy``, whose fold of a header stored
-    as its source is a pure function of the two (policies are immutable; each clone has its
-    own).  Half a mail's headers (From, Date, MIME-Version, the parts' Content-Type, List-Id,
-    ...) recur from mail to mail as the same text (issue 9, round 7); each mail brings ~6 of
-    its own (Message-ID, Reply-To, List-Unsubscribe, ...), hence the bound."""
-    folds = _SOURCE_FOLDS.get(policy)
-    if folds is None:
-        fold = super(MemoPolicy, policy).fold_binary
-        folds = _SOURCE_FOLDS[policy] = Kept(lambda item: fold(*item), 10000)
-    return folds
-
-
-_SOURCE_FOLDS: dict[MemoPolicy, Kept] = {}
+    def set_raw(self, name: str, value: str) -> None:
+        self.message.set_raw(name, value)
 
 
 def clock_lines(loaded: Loaded, row: OutboxRow, deadlines: dict | None = None,
@@ -229,145 +161,11 @@ KIND_INTRO = {
 
 
 def render(name: str, context: dict) -> str:
-    """``flask.render_template(name, **context)`` for a mail's templates, without the work it
-    does on every call (issue 9): running the context processors (``g``, ``request``,
-    ``session``, the pages' ``html_lang`` and ``signed_in``) and sending the two template
-    signals.  The mail templates and the games' templates they include use none of those
-    names, so the text is the same (``tests/service/test_mail_cpu_bytes.py``).  The templates
-    come from the app's mail environment (``mail_templates``)."""
-    return mail_templates(current_app).get_template(name).render(context)
-
-
-def mail_templates(app):
-    """The app's Jinja environment for mail: an overlay of ``app.jinja_env`` (same loader,
-    options, globals and filters; its own compiled templates) with three things made cheaper,
-    each giving what the app's environment gives (issue 9, round 5):
-
-    - ``view.round`` on a dict: Jinja tries ``getattr`` first, which for a dict raises
-      ``AttributeError`` before the key is looked up (1.5 µs, ~140 times a mail); here a plain
-      dict's key is looked up directly unless the name is one of ``dict``'s own attributes,
-      which ``getattr`` would have found first;
-    - a template's globals: a ``ChainMap`` of its own over the environment's, which every
-      render copies key by key in Python; here one dict with the same names and values
-      (the environment's, then the template's own over them);
-    - the ``tr`` filter reads the mail's catalog from its render context (``tr_gettext``,
-      ``mailkit.gettext_callables``) instead of asking Flask-Babel for it on every call.
-
-    Its compiled templates are kept in a plain dict (the mail and game templates, a few
-    dozen), not Jinja's LRU with its lock, its render contexts are ``MailContext``s
-    (calls in templates made more cheaply, issue 9 round 6) and its templates escape their
-    output with ``escape_quickly`` (``MailTemplate``, round 7).  Made on first use, after the
-    app has set its globals and filters."""
-    env = app.extensions.get("chasqui.mail_templates")
-    if env is None:
-        env = app.jinja_env.overlay(cache_size=-1)  # a dict: the mail's few templates, no LRU
-        env.context_class = MailContext
-        env.template_class = MailTemplate
-        env.getattr = types.MethodType(_dict_key_first, env)
-        env.make_globals = lambda own: {**env.globals, **(own or {})}
-        env.filters = {**app.jinja_env.filters, "tr": _translated}
-        app.extensions["chasqui.mail_templates"] = env
-    return env
-
-
-_DICT_ATTRIBUTES = frozenset(dir(dict))
-
-# The marks Jinja's public decorators put on a callable (``jinja_pass_arg``).
-_EVAL_CONTEXT = pass_eval_context(lambda: None).jinja_pass_arg
-_ENVIRONMENT = pass_environment(lambda: None).jinja_pass_arg
-
-
-class MailContext(Context):
-    """A render context whose ``call`` (every ``f(...)`` in a template: ``_()``, the games'
-    macros) takes a shorter way for a plain function or a macro, with the same outcome.
-
-    ``Context.call`` asks each callable, and its ``__call__``, for the argument it wants
-    first (``hasattr``, then two look-ups of ``jinja_pass_arg``), ~60 times a mail.  A Python
-    function's ``__call__`` (a method-wrapper) and a ``Macro``'s (its class's undecorated
-    method) never carry that mark, so for those two types the function's own mark is the
-    whole answer: none, the evaluation context (the mail's ``_``, ``mailkit._bound_gettext``)
-    or the environment are passed here as ``Context.call`` passes them; a function that
-    wants the template context, and any other callable, still go through ``Context.call``
-    (which may then derive a context with the loop's variables)."""
-
-    def call(__self, __obj, *args, **kwargs):  # noqa: N805  (Context.call's own names)
-        kind = type(__obj)
-        if kind is types.FunctionType or kind is Macro:
-            mark = getattr(__obj, "jinja_pass_arg", None)
-            if mark is None or mark is _EVAL_CONTEXT or mark is _ENVIRONMENT:
-                if mark is _EVAL_CONTEXT:
-                    args = (__self.eval_ctx, *args)
-                elif mark is _ENVIRONMENT:
-                    args = (__self.environment, *args)
-                if kwargs:
-                    kwargs.pop("_block_vars", None)
-                    kwargs.pop("_loop_vars", None)
-                try:
-                    return __obj(*args, **kwargs)
-                except StopIteration:
-                    return __self.environment.undefined(
-                        "value was undefined because a callable raised a StopIteration"
-                        " exception")
-        return Context.call(__self, __obj, *args, **kwargs)
-
-
-class MailTemplate(Template):
-    """A template of the mail environment: its compiled code escapes each ``{{ ... }}`` of an
-    HTML template with ``escape_quickly`` instead of markupsafe's ``escape``.
-
-    Jinja's compiled module calls ``escape`` (markupsafe's, imported by name into the
-    module's namespace) on every value an autoescaped template writes, ~60 a mail, and
-    ``escape`` then builds its ``Markup`` through ``Markup.__new__``'s own check: ~10 % of
-    building a mail (issue 9, round 7).  The namespace's ``escape`` is replaced once, when
-    the template is made; nothing else of the code changes."""
-
-    @classmethod
-    def _from_namespace(cls, environment, namespace, globals):
-        if namespace.get("escape") is escape:
-            namespace["escape"] = escape_quickly
-        return super()._from_namespace(environment, namespace, globals)
-
-
-_new_str = str.__new__
-_escape_inner = getattr(markupsafe, "_escape_inner", None)  # the escaper ``escape`` calls
-
-
-def escape_quickly(value) -> Markup:
-    """``markupsafe.escape(value)``, equal and of the same type, with its common cases made
-    directly: a ``str`` escaped by markupsafe's own escaper (``_escape_inner``, what
-    ``escape`` calls) and made ``Markup`` without ``Markup.__new__``'s look for
-    ``__html__`` (a ``str`` has none); a ``Markup`` given back as it is (``escape`` gives an
-    equal copy); an ``int`` as its digits (nothing in them to escape).  Anything else goes to
-    ``escape`` (everything, should markupsafe no longer have its escaper by that name)."""
-    kind = type(value)
-    if kind is str and _escape_inner is not None:
-        return _new_str(Markup, _escape_inner(value))
-    if kind is Markup:
-        return value
-    if kind is int:
-        return _new_str(Markup, int.__repr__(value))
-    return escape(value)
-
-
-def _dict_key_first(env, obj, attribute):
-    """``Environment.getattr``: a plain dict has no attributes but ``dict``'s own, so for any
-    other name the attribute look-up fails and Jinja falls back to the key."""
-    if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
-        try:
-            return obj[attribute]
-        except KeyError:
-            return env.undefined(obj=obj, name=attribute)
-    return type(env).getattr(env, obj, attribute)
-
-
-@pass_context
-def _translated(context, text):
-    """The ``tr`` filter (``languages._translate_filter``) with the catalog of the mail being
-    rendered, when its context carries it."""
-    gettext = context.get("tr_gettext")
-    if gettext is None:
-        return context.environment.linked_to.filters["tr"](text)
-    return translated_label(text, gettext) if text else text
+    """A mail template rendered with ``context`` from the app's Jinja environment.  Not
+    ``flask.render_template``: the context processors it runs (``g``, ``request``,
+    ``session``, the pages' ``html_lang`` and ``signed_in``) are for pages; a mail is the same
+    whether it is built inside a web request or in a worker."""
+    return current_app.jinja_env.get_template(name).render(context)
 
 
 def build_message(settings: Settings, loaded: Loaded, row: OutboxRow,
@@ -388,7 +186,8 @@ def build_message(settings: Settings, loaded: Loaded, row: OutboxRow,
     context.update(clock_lines(loaded, row, deadlines, zones, language))
     extra = mailkit.extra_context(settings, loaded, row, language)
     context.update(extra)
-    headers = mime.HeaderList()
+    message = EmailMessage(policy=MAIL_POLICY)
+    headers = _Headers(message)
     headers["Subject"] = mail_headers.one_line(subject(loaded, language))
     headers["From"] = settings.mail_from
     headers["To"] = mail_headers.recipient(loaded.seats[row.seat].name, row.to_addr)
@@ -403,12 +202,15 @@ def build_message(settings: Settings, loaded: Loaded, row: OutboxRow,
     mailkit.add_headers(headers, settings, loaded, row, language, extra)
     with mailkit.locale(language):
         context.update(mailkit.gettext_callables(language))
-        text = render("mail/turn.txt", context)
-        html = render("mail/turn.html", context)  # its styles are inline already
+        message.set_content(render("mail/turn.txt", context))
+        message.add_alternative(render("mail/turn.html", context), subtype="html")  # inline styles
+    headers["Content-Language"] = mailkit.content_language(language)  # after the parts
     # A fixed boundary: left to the email package it is random, and a re-sent mail must be
     # byte-identical to the first (receivers dedupe on Message-ID; audits compare bytes).
-    boundary = "=_chasqui_" + hashlib.sha256(row.message_id.encode()).hexdigest()[:32]
-    # The tree EmailMessage.set_content/add_alternative/set_boundary made, made directly:
-    # the same bytes for a third of the CPU (service/mail/mime.py).
-    return mime.alternative(MAIL_POLICY, headers, text, html, boundary,
-                            mailkit.content_language(language))
+    message.set_boundary(boundary_for(row.message_id))
+    return message
+
+
+def boundary_for(message_id: str) -> str:
+    """The MIME boundary of the mail with ``message_id``: a pure function of it."""
+    return "=_chasqui_" + hashlib.sha256(message_id.encode()).hexdigest()[:32]

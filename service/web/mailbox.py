@@ -8,13 +8,12 @@ a new top-level page (``preview``), and the frame lets such pages leave its sand
 (``allow-popups-to-escape-sandbox``)."""
 from __future__ import annotations
 
-import email
 import re
-from email import policy
 
 from flask import Blueprint, abort, render_template, request
 from sqlalchemy import select
 
+from service.mail.preview import read_stored
 from service.web.extensions import services
 from service.store.models import LocalMailRow
 
@@ -52,9 +51,7 @@ def show(mail_id: int):
         row = session.get(LocalMailRow, mail_id)
     if row is None:
         abort(404)
-    message = email.message_from_string(row.raw, policy=policy.default)
-    html = message.get_body(("html",))
-    text = message.get_body(("plain",))
-    return render_template("pages/mail.html", mail=row, headers=list(message.items()),
-                           html=preview(html.get_content()) if html else None,
-                           text=text.get_content() if text else "")
+    stored = read_stored(row.raw)
+    return render_template("pages/mail.html", mail=row, headers=stored.headers,
+                           html=preview(stored.html) if stored.html is not None else None,
+                           text=stored.text)

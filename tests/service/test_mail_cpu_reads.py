@@ -22,7 +22,7 @@ from service.mail.compose import _DEADLINES, build_message
 from service.store.models import GameRow, OutboxRow, SeatRow
 from service.store.db import execute_core
 from tests.conftest import make_settings
-from tests.service.test_mail_bytes import corpus  # noqa: F401  (a fixture)
+from tests.service.test_mail_every_kind import corpus  # noqa: F401  (a fixture)
 from tests.services_available import truncate_all
 from service.web.extensions import services
 
