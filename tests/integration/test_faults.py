@@ -22,7 +22,7 @@ from service.store.events import utc
 from tests.conftest import FrozenClock, secret_from_url
 from tests.integration.conftest import ADMIN, Worker
 from tests.integration.smtp_sink import free_port
-from service.web.extensions import services
+from service.web.extensions import services as app_services
 
 pytestmark = pytest.mark.integration
 
@@ -33,7 +33,7 @@ GRACE = timedelta(seconds=60)  # due_ids' default grace: the sweep waits this lo
 # --- helpers shared by the fault tests (imported by the other test_faults_* modules) ---------
 
 def services(app):
-    return services(app)
+    return app_services(app)
 
 
 def capture_dispatch(app) -> list[int]:
