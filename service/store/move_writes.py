@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 
-from sqlalchemy import bindparam, insert, update
+from sqlalchemy import bindparam, insert, select, union_all, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -127,11 +127,12 @@ def _statement(events: int, cancels: int, vacations: int, changed: int, added: i
 
 
 def _rows_insert(table, prefix: str, columns: tuple[str, ...], count: int):
-    """``count`` rows in one INSERT (each parameter typed as its column: a multi-row VALUES
-    types only its first row's from the columns)."""
-    return insert(table).values([
-        {name: bindparam(f"{prefix}{i}_{name}", type_=table.c[name].type) for name in columns}
-        for i in range(count)])
+    """``count`` rows in one INSERT, as ``INSERT … SELECT … UNION ALL SELECT …`` of typed
+    parameters: SQLAlchemy caches the compiled form of this, not of a multi-row ``VALUES``
+    (which it compiles anew on every execution)."""
+    rows = [select(*(bindparam(f"{prefix}{i}_{name}", type_=table.c[name].type)
+                     for name in columns)) for i in range(count)]
+    return insert(table).from_select(columns, rows[0] if count == 1 else union_all(*rows))
 
 
 def _cancel(prefix: str, count: int, kinds):
