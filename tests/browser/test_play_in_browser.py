@@ -103,7 +103,7 @@ def shoot_mail(live, page_at, game_id: str, seat: int, name: str) -> None:
     """The HTML part of this seat's turn mail, rendered and photographed like a mail client."""
     loaded = live.loaded(game_id)
     with live.app.test_request_context():
-        context = services(seat_context(live.app).settings, loaded, seat)
+        context = seat_context(services(live.app).settings, loaded, seat)
         context.update(intro="It is your turn.", kind="turn")
         html = render_template("mail/turn.html", **context)
     assert "<svg" not in html

@@ -218,7 +218,7 @@ def advance(client, app, admin_headers, game: str, players: int, moves: int):
 
 def render_mail(app, loaded, seat):
     with app.test_request_context():
-        context = services(seat_context(app).settings, loaded, seat)
+        context = seat_context(services(app).settings, loaded, seat)
         context.update(intro="It is your turn.", kind="turn")
         return render_template("mail/turn.html", **context), render_template("mail/turn.txt", **context)
 
@@ -245,7 +245,7 @@ def test_game_pages_and_mails_show_the_table(client, app, admin_headers, game, p
         assert action["label"] in shown
     with app.test_request_context():                  # a spectator (seat None) sees the table too
         watching = render_template("pages/_view.html",
-                                   **services(seat_context(app).settings, loaded, None))
+                                   **seat_context(services(app).settings, loaded, None))
     assert "game-view" in watching and "(you)" not in watching
     html, text = render_mail(app, loaded, seat)
     assert "<svg" not in html and "<link" not in html

@@ -29,7 +29,7 @@ def test_control_characters_of_a_sender_reach_no_row_event_or_header(app, new_ga
     assert parsed.from_addr == "p0@example.com" and not has_control(parsed.message_id)
     assert parsed.subject == "" and parsed.text.startswith("Who stays? [1mnot me")
     with app.app_context():  # as the listener and the webhook run it
-        assert services(handle(app), raw) == "talk"
+        assert handle(services(app), raw) == "talk"
     [posted] = [e for e in events(app, data["id"]) if e.kind == "MessagePosted"]
     assert not has_control(posted.payload["text"], "\n\t")
     [row] = inbound_rows(app)
@@ -44,6 +44,6 @@ def test_words_by_mail_over_the_limit_are_refused_with_the_limit_stated(app, new
     words = "Stay, stay, stay! " * 120  # 2,160 characters
     raw = write_reply(newest(smtp, "p0@example.com"), words).as_bytes()
     with app.app_context():
-        assert services(handle(app), raw) == "error"
+        assert handle(services(app), raw) == "error"
     assert not [e for e in events(app, data["id"]) if e.kind == "MessagePosted"]
     assert "longer than 2000 characters" in text_of(newest(smtp, "p0@example.com"))

@@ -88,7 +88,7 @@ def test_the_kept_callables_of_a_language_are_those_of_its_catalog_in_each_app(a
             assert [kept["tr_gettext"](m) for m in messages] == [made["tr_gettext"](m)
                                                                  for m in messages]
             assert kept["_"] is made["_"] and kept["ngettext"] is made["ngettext"]
-    other = services(create_app(app).settings)
+    other = create_app(services(app).settings)
     with other.app_context():
         assert mailkit.gettext_callables("ja") is not None
         assert other.extensions["chasqui.mail_gettext"] is not app.extensions["chasqui.mail_gettext"]

@@ -46,7 +46,7 @@ def test_twenty_players_in_five_games_pressing_at_once_get_no_server_error(app):
     with ServedApp(app) as served:
         evening = busy_evening(served, games)
     assert_no_fault(evening, games)
-    services(one_event_per_decision(app).db, evening, games)
+    one_event_per_decision(services(app).db, evening, games)
 
 
 def test_a_writer_kept_waiting_past_the_busy_timeout_is_told_the_game_moved_on(tmp_path,
