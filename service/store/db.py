@@ -122,6 +122,21 @@ def _sqlite_begin(connection) -> None:
     connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
 
 
+def execute_core(session: Session, statement, params: dict | None = None):
+    """A Core statement that loads no ORM objects (tables, or plain columns: its rows are
+    tuples), run on the session's connection, in its transaction (``Connection.execute``),
+    after the session's pending changes are flushed as an autoflush would.
+
+    ``Session.execute`` would run it too, with the same result; it also sends every statement
+    through the ORM's execution layer (and one that names mapped attributes through the ORM's
+    compile and result set-up), which on the move path's hottest statements (the events'
+    read, the command's write) cost more client CPU than the driver's own work.  This is the
+    one shortcut the move path keeps, and it is SQLAlchemy's documented Core API."""
+    if session.autoflush:
+        session.flush()
+    return session.connection().execute(statement, params)
+
+
 # PostgreSQL's "deadlock detected" and "could not serialize": two writers of one game each
 # waited for the other (a move and the sweep's timeout of the same seat, each holding a row
 # the other writes), and the database aborted one.  Its transaction wrote nothing.

@@ -33,7 +33,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from service.core.refusals import Conflict
-from service.store.db import lost_races_refused
+from service.store.db import execute_core, lost_races_refused
 from service.store.models import DeadlineRow, EventRow, GameRow, OutboxRow, SeatClockRow, SeatRow
 from service.store.timekeeping import CLOCK_FIELDS, ClockChanges, sync_cancelled, sync_objects
 
@@ -76,11 +76,11 @@ def execute(session: Session, write: Write) -> list[int]:
     with lost_races_refused():
         try:
             if session.get_bind().dialect.name == "postgresql":
-                result = session.execute(_statement(*shape, combined=True)[0], params)
+                result = execute_core(session, _statement(*shape, combined=True)[0], params)
                 returned = result.all() if write.outbox else []
             else:
                 for part in _statement(*shape, combined=False):
-                    result = session.execute(part, params)
+                    result = execute_core(session, part, params)
                 returned = result.all() if write.outbox else []
         except IntegrityError as error:
             if not write.events:

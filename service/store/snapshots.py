@@ -34,6 +34,7 @@ from sqlalchemy import (JSON, Column, DateTime, Integer, MetaData, String, Table
 from sqlalchemy.orm import Session
 
 from engine import Game, get_game
+from service.store.db import execute_core
 from service.store.history import ENGINE_EVENTS, REWIND_EVENTS, created, effective_moves, setup
 from service.store import events as store
 from service.store.models import EventRow
@@ -85,8 +86,8 @@ def events_from_newest(session: Session, game_id: str, rules_version: str,
               "upto": upto if upto is not None else 2 ** 31 - 1}
     if cached is not None:
         params["known_seq"], params["known_digest"] = cached[0], cached[1]
-    rows = session.execute(_query(postgres, cached is not None, upto is not None),
-                           params).all()
+    rows = execute_core(session, _query(postgres, cached is not None, upto is not None),
+                        params).all()
     return from_rows(rows, game_id, rules_version, cached, postgres and upto is None)
 
 
