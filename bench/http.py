@@ -149,7 +149,7 @@ def chasqui_driver(port: int, stop_at: float, latencies: list, errors: list, cli
     while time.monotonic() < stop_at:
         if game is None or game["outcome"] is not None or not game["to_act"]:
             status, created = client.call("POST", "/api/games", {
-                "game": "incan_gold", "players": [{"name": f"P{i}", "email": f"p{i}@bench.test"}
+                "game": "incan_gold", "players": [{"name": f"P{i}", "email": f"p{i}@example.com"}
                                                   for i in range(4)]},
                 {"Authorization": f"Bearer {ADMIN}"})
             if status != 201:
@@ -226,8 +226,7 @@ class InProcessClient:
         def count(*_args):
             if self.counting:
                 self.statements += 1
-        for engine in services(app).db.engines:  # the moves' own pool too
-            event.listen(engine, "before_cursor_execute", count)
+        event.listen(services(app).db.engine, "before_cursor_execute", count)
 
     def call(self, method: str, path: str, body=None, headers=None):
         move = self.measuring and method == "POST" and path.startswith("/api/play/")

@@ -11,7 +11,6 @@ from datetime import datetime
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
-from sqlalchemy.orm.attributes import set_committed_value
 
 from engine import IllegalAction, find_legal, get_game
 from engine.core import without_label
@@ -81,22 +80,19 @@ def create_game(session: Session, name: str, players: list[dict], seed: int | No
 
 def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, actor: str,
                 now: datetime, domain: str, seats: list[SeatRow] | None = None,
-                clocks: dict | None = None, modes: dict[int, str] | None = None,
-                read=None) -> Outcome:
+                clocks: dict | None = None, modes: dict[int, str] | None = None) -> Outcome:
     """A player's move: refused unless it is fresh (seq seen == head) and legal.
     ``seats``: the game's seat rows, when the caller has just read them (``load``); ``clocks``
     (``timekeeping.read_clocks``) and ``modes`` (seat -> turn-mail mode): read in the same
-    query as the seats, so ``queue_mail`` needs no query of its own; ``read``: the same and
-    the events, read in one statement (``move_reads``; ``load``).
+    query as the seats, so ``queue_mail`` needs no query of its own.
 
     The seats, clocks and modes are read before the events.  They are projections that every
     command updates in the transaction of its event, together with ``games.head_seq``; so if
     the game row read with them says the head the events say, they are what that head left.
     If not (a command committed in between), the seats and the game row are read again and
     the clocks and modes are read after the append, as without them."""
-    writes = move_writes.Writes(game_id) if move_writes.supported(session) else None
-    loaded = load(session, game_id, seats=seats, read=read, writes=writes)
-    if read is None and seats is not None and loaded.row.head_seq != loaded.seq:
+    loaded = load(session, game_id, seats=seats)
+    if seats is not None and loaded.row.head_seq != loaded.seq:
         session.execute(_REREAD, {"game_id": game_id}).all()  # refreshes loaded.seats and .row
         clocks = modes = None
     if not isinstance(seq_seen, int) or isinstance(seq_seen, bool):
@@ -110,7 +106,6 @@ def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, act
     if seat not in game.to_act(state):
         raise IllegalAction(phrase("it is not your turn to act"))
     chosen = game.find_legal_action(state, seat, action)
-    loaded.pending = writes
     record_move(session, loaded, "MoveMade", seat, chosen, actor, now, seq_seen=seq_seen)
     play_bots(session, loaded, now)
     outbox_ids = queue_mail(session, loaded, seat, now, domain, clocks=clocks, modes=modes)
@@ -151,32 +146,27 @@ def record_move(session: Session, loaded: Loaded, kind: str, seat: int, chosen: 
 
     The English label is what the audit shows; the engine's phrase (``say``, when it gives one)
     lets a page or mail name the move in its reader's language later ("take back …", "the game
-    played … for them") without replaying to the state the action was listed in."""
+    played … for them") without replaying to the state the action was listed in.
+
+    The event is written by the command's ``queue_mail``, with the rest of its rows
+    (``move_writes``), which every command that records a move ends with."""
     action = without_label(chosen)
     loaded.game.apply_in_place(loaded.state, seat, action)
     payload = {"seat": seat, "action": action, "label": chosen.get("label", ""), **extra}
     if "_say" in chosen:
         payload["say"] = chosen["_say"]
-    return _append_event(session, loaded, loaded.pending, kind, payload, actor, now)
+    return _append_event(loaded, kind, payload, actor, now)
 
 
-def _append_event(session: Session, loaded: Loaded, writes, kind: str, payload: dict,
-                  actor: str, now: datetime) -> Event:
-    """The next event of the loaded game: inserted at once, or, with ``writes`` (PostgreSQL,
-    ``move_writes.Writes``), with the command's other rows in its one statement."""
-    if writes is None:
-        event = store.append(session, loaded.row.id, loaded.seq + 1, loaded.head_hash, kind,
-                             payload, actor, now)
-    else:
-        event, values = store.new_event(loaded.row.id, loaded.seq + 1, loaded.head_hash, kind,
-                                        payload, actor, now)
-        writes.events.append(values)
-    loaded.events.append(event)
+def _append_event(loaded: Loaded, kind: str, payload: dict, actor: str, now: datetime) -> Event:
+    """The next event of the loaded game, for the command's write (``Loaded.add``)."""
+    event, values = store.new_event(loaded.row.id, loaded.seq + 1, loaded.head_hash, kind,
+                                    payload, actor, now)
+    loaded.add(event, values)
     return event
 
 
-def reveal_if_over(session: Session, loaded: Loaded, writes, status: str,
-                    now: datetime) -> None:
+def reveal_if_over(loaded: Loaded, status: str, now: datetime) -> None:
     """When the game has just ended (finished or abandoned), its sealed seed and salt are
     published as ``SeedRevealed``, in the same transaction as the event that ended it, so
     anyone holding the finished game's record can check the commitment GameCreated made and
@@ -187,7 +177,7 @@ def reveal_if_over(session: Session, loaded: Loaded, writes, status: str,
     payload = fairness.reveal_payload(loaded.first)
     if payload is None or fairness.revealed(loaded.events):
         return
-    _append_event(session, loaded, writes, REVEAL_EVENT, payload, fairness.REVEALER, now)
+    _append_event(loaded, REVEAL_EVENT, payload, fairness.REVEALER, now)
 
 
 def listed_or_first(legal: list[dict], proposed: dict) -> dict | None:
@@ -241,19 +231,12 @@ def queue_mail(session: Session, loaded: Loaded, actor_seat: int | None, now: da
     in a simultaneous decision make no extra mail.  The end of a game is mailed to all, and
     reveals the game's seed (``reveal_if_over``).
 
-    This runs on every event, so it writes with Core statements, not through the ORM's unit
-    of work (which cost more than the rest of a move): one UPDATE of the game row, one
-    (batched) UPDATE of the seats newly notified, one INSERT … RETURNING of the outbox rows,
-    and the clocks' (``timekeeping.update_clocks``).  On PostgreSQL all of these are one
-    statement (``move_writes``).  A caller's pending ORM changes are
-    flushed first; the game and seat objects take the new values as their loaded state.
-    ``clocks``/``modes``: the game's clocks and turn-mail modes when the caller has read them
-    (``submit_move``)."""
-    session.flush()
+    Everything the command writes from here on, with the events it appended
+    (``Loaded.unstored``), is one write (``move_writes``: one statement on PostgreSQL); the
+    game and seat objects take the new values as their loaded state.  ``clocks``/``modes``:
+    the game's clocks and turn-mail modes when the caller has read them (``submit_move``)."""
+    session.flush()  # a caller's pending ORM changes first (a paused game row, a done deadline)
     game, state, row = loaded.game, loaded.state, loaded.row
-    writes, loaded.pending = loaded.pending, None
-    if writes is None and move_writes.supported(session):
-        writes = move_writes.Writes(row.id)
     result = game.outcome(state)
     status = row.status
     outbox: list[dict] = []
@@ -275,40 +258,16 @@ def queue_mail(session: Session, loaded: Loaded, actor_seat: int | None, now: da
             elif start:
                 outbox.append(_outbox_values(loaded, seat_row, "start", now, domain))
     # The mail above is of the event that ended the game (its seq); the reveal follows it.
-    reveal_if_over(session, loaded, writes, status, now)
+    reveal_if_over(loaded, status, now)
     seq = loaded.seq
     decisions = {} if result is not None else {
         s: game.decision_key(state, s) for s in game.to_act(state)}
-    timekeeping.update_clocks(session, row.id, timekeeping.clock_of(loaded.first.payload),
-                              decisions, now, finished=result is not None or status != "active",
-                              mover=actor_seat, clocks=clocks, writes=writes)
-    if writes is not None:  # PostgreSQL: everything above and below in one statement
-        writes.notified = [(seat_row, key, seq) for seat_row, key in notified]
-        writes.game = (row, status, seq, now)
-        writes.outbox = outbox
-        return writes.execute(session)
-    if notified:
-        session.execute(_NOTIFY_SEAT, [{"key_game": row.id, "key_seat": seat_row.seat,
-                                        "notified_key": key, "decision_seq": seq}
-                                       for seat_row, key in notified])
-        for seat_row, key in notified:
-            set_committed_value(seat_row, "notified_key", key)
-            set_committed_value(seat_row, "decision_seq", seq)
-    session.execute(_GAME_HEAD, {"key_id": row.id, "status": status, "head_seq": seq,
-                                 "updated_at": now})
-    set_committed_value(row, "status", status)
-    set_committed_value(row, "head_seq", seq)
-    set_committed_value(row, "updated_at", now)
-    if not outbox:
-        return []
-    return list(session.execute(_INSERT_OUTBOX, outbox).scalars())
-
-
-_SEATS, _GAMES, _OUTBOX = SeatRow.__table__, GameRow.__table__, OutboxRow.__table__
-_NOTIFY_SEAT = _SEATS.update().where(_SEATS.c.game_id == bindparam("key_game"),
-                                     _SEATS.c.seat == bindparam("key_seat"))
-_GAME_HEAD = _GAMES.update().where(_GAMES.c.id == bindparam("key_id"))
-_INSERT_OUTBOX = _OUTBOX.insert().returning(_OUTBOX.c.id, sort_by_parameter_order=True)
+    clock_changes = timekeeping.update_clocks(
+        session, row.id, timekeeping.clock_of(loaded.first.payload), decisions, now,
+        finished=result is not None or status != "active", mover=actor_seat, clocks=clocks)
+    return move_writes.execute(session, move_writes.Write(
+        row.id, (row, status, seq, now), loaded.take_unstored(), clock_changes,
+        [(seat_row, key, seq) for seat_row, key in notified], outbox))
 
 
 def outbox_row(loaded: Loaded, seat_row: SeatRow, kind: str, now: datetime, domain: str) -> OutboxRow:

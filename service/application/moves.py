@@ -6,10 +6,7 @@ from typing import NamedTuple
 from sqlalchemy import and_, bindparam, select
 from sqlalchemy.orm import Session
 
-from engine import get_game
 from engine.text import phrase
-from service.store import move_reads
-from service.store import move_writes
 from service.application.services import Services
 from service.store.loading import Loaded, load
 from service.application.games import Outcome, StaleMove, submit_move
@@ -33,7 +30,6 @@ class Resolved(NamedTuple):
     game_row: object
     clocks: dict[int, Clock]     # timekeeping.read_clocks
     modes: dict[int, str]        # seat -> turn-mail mode, for the seats that chose one
-    read: move_reads.MoveRead | None = None  # and the events, read in the same statement
 
 
 _CLOCKS, _PREFS = SeatClockRow.__table__, MailPreferenceRow.__table__
@@ -46,54 +42,32 @@ _RESOLVE = (
     .where(SeatRow.game_id == bindparam("game_id")).order_by(SeatRow.seat))
 
 
-def _resolve(session: Session, secret_key: str, secret: str, events: bool = False) -> Resolved:
+def _resolve(session: Session, secret_key: str, secret: str) -> Resolved:
     """``resolve_seat`` that also reads, in the same query, all the game's seats, its row, the
     seat clocks and the turn-mail modes, which the command needs: four round trips fewer per
     move.  The caller keeps the game row referenced until it loads (the session's identity map
-    holds rows only weakly), so that ``load``'s ``session.get`` finds it without a query.
-
-    ``events``: on PostgreSQL, also the events a load needs, in the same statement, with the
-    rows as plain records (``move_reads``); the caller passes ``read`` on to ``load``."""
+    holds rows only weakly), so that ``load``'s ``session.get`` finds it without a query."""
     game_id, seat, nonce = read_secret(secret_key, secret)
-    read = (move_reads.read(session, game_id, _rules_version)
-            if events and move_writes.supported(session) else None)
-    if read is not None:
-        return _found(game_id, seat, nonce, read.seats, read.game, read.clocks, read.modes, read)
     rows = session.execute(_RESOLVE, {"game_id": game_id}).all()
     seats = [r[0] for r in rows]
     clocks = {r[2]: Clock(game_id, r[2], *r[3:3 + len(CLOCK_FIELDS)]) for r in rows
               if r[2] is not None}
     modes = {r[0].seat: r[-1] for r in rows if r[-1] is not None}
-    return _found(game_id, seat, nonce, seats, rows[0][1] if rows else None, clocks, modes)
-
-
-def _found(game_id: str, seat: int, nonce: str, seats: list, game_row, clocks: dict,
-           modes: dict, read: move_reads.MoveRead | None = None) -> Resolved:
     row = seats[seat] if 0 <= seat < len(seats) and seats[seat].seat == seat else None
     if row is None or not nonce_matches(row.nonce, nonce):
         raise BadSecret(phrase("this link is no longer valid (the seat was reassigned or revoked)"))
-    return Resolved(game_id, seat, seats, game_row, clocks, modes, read)
-
-
-def _rules_version(name: str) -> str | None:
-    try:
-        return get_game(name).rules_version
-    except Exception:  # noqa: BLE001  an unknown game: the ORM path refuses it as before
-        return None
+    return Resolved(game_id, seat, seats, rows[0][1], clocks, modes)
 
 
 def load_for_secret(session: Session, svc: Services, secret: str) -> tuple[Loaded, int]:
-    found = _resolve(session, svc.settings.secret_key, secret, events=True)
-    loaded = load(session, found.game_id, seats=found.seats, read=found.read)
+    found = _resolve(session, svc.settings.secret_key, secret)
+    loaded = load(session, found.game_id, seats=found.seats)
     return loaded, found.seat
 
 
 def make_move(svc: Services, secret: str, action, seq) -> Outcome:
-    """A seat's move.  On PostgreSQL it is two statements and no transaction around them: one
-    read (``move_reads``) and one write (``move_writes``, atomic by itself), in autocommit,
-    which saves the BEGIN and COMMIT round trips (``move_writes`` says why that is the same).
-    When the one read cannot serve (and on SQLite) the move runs as a unit of work that reads
-    and writes the ORM way, as every other command does.
+    """A seat's move, in one unit of work: the query that checks the secret (``_resolve``),
+    the load's one read of the events, and the command's one write (``move_writes``).
 
     A move that loses the race for the next seq to another command (``store.Conflict``, not a
     ``StaleMove``) is judged again on the new head: in a simultaneous decision, players who
@@ -119,27 +93,10 @@ RACES_RETRIED = 8
 
 
 def _attempt(svc: Services, secret: str, action, seq) -> Outcome:
-    outcome = _in_two_statements(svc, secret, action, seq) if svc.db.postgres else None
-    if outcome is None:
-        with svc.db.unit_of_work() as session:
-            found = _resolve(session, svc.settings.secret_key, secret)
-            outcome = _submit(session, svc, found, action, seq)
-    return outcome
-
-
-def _in_two_statements(svc: Services, secret: str, action, seq) -> Outcome | None:
-    """The move on PostgreSQL's autocommit; None when the one read cannot serve it (it has
-    written nothing then)."""
-    with svc.db.autocommit() as session:
-        found = _resolve(session, svc.settings.secret_key, secret, events=True)
-        if found.read is None:
-            return None
-        return _submit(session, svc, found, action, seq)
-
-
-def _submit(session: Session, svc: Services, found: Resolved, action, seq) -> Outcome:
     """``found`` stays referenced until ``submit_move``'s load has found its game row in the
     session (the identity map holds rows only weakly)."""
-    return submit_move(session, found.game_id, found.seat, action, seq, f"seat:{found.seat}",
-                       svc.clock(), svc.settings.mail_domain, seats=found.seats,
-                       clocks=found.clocks, modes=found.modes, read=found.read)
+    with svc.db.unit_of_work() as session:
+        found = _resolve(session, svc.settings.secret_key, secret)
+        return submit_move(session, found.game_id, found.seat, action, seq, f"seat:{found.seat}",
+                           svc.clock(), svc.settings.mail_domain, seats=found.seats,
+                           clocks=found.clocks, modes=found.modes)

@@ -11,19 +11,18 @@ from email.utils import format_datetime
 from functools import lru_cache
 
 from flask import current_app
-from sqlalchemy import bindparam, select
 from sqlalchemy.orm import object_session
 
 from engine.text import phrase, term
 from service.mail import headers as mail_headers
-from service.mail import sql as mail_sql
 from service.mail import kit as mailkit
 from service.view.notices import notice_for
 from service.view.i18n import N_, translate
 from service.core.config import Settings
 from service.store.loading import Loaded
 from service.mail.message_ids import thread_root
-from service.store.models import DeadlineRow, OutboxRow
+from service.store.mail_reads import DEADLINES
+from service.store.models import OutboxRow
 from service.view.presenter import seat_context, subject
 from service.store.events import utc
 from service.store.timekeeping import describe_left, format_due, timeout_of, zone_of
@@ -120,28 +119,13 @@ def deadlines_for(session, loaded: Loaded, rows) -> dict:
     if not keys:
         return {}
     found: dict = {}
-    for seat, key, kind, due in mail_sql.rows(session, _DEADLINES, {
+    for seat, key, kind, due in session.execute(DEADLINES, {
             "game_id": loaded.row.id, "seats": sorted(keys),
             "keys": sorted(set(keys.values()))}):
         if keys.get(seat) == key:
             found.setdefault(seat, timeout_of(kind, due))
     return {seat: found.get(seat) for seat in keys}
 
-
-# Built once (expanding parameters): building the statement per call cost more than running it.
-# On PostgreSQL, the same statement as text on the driver (``mail_sql``).  A decision's row
-# is its next alarm, whatever its status: its timeout follows from it (``timekeeping.timeout_of``)
-# and stays fixed, so a mail re-sent after the decision ended says the same thing.
-_DEADLINE = DeadlineRow.__table__.c
-_DEADLINES = mail_sql.Statement(
-    select(_DEADLINE.seat, _DEADLINE.decision_key, _DEADLINE.kind, _DEADLINE.due_at).where(
-        _DEADLINE.game_id == bindparam("game_id"),
-        _DEADLINE.seat.in_(bindparam("seats", expanding=True)),
-        _DEADLINE.decision_key.in_(bindparam("keys", expanding=True))),
-    "SELECT deadlines.seat, deadlines.decision_key, deadlines.kind, deadlines.due_at FROM deadlines "
-    "WHERE deadlines.game_id = {game_id:VARCHAR} AND deadlines.seat IN {seats:INTEGER} "
-    "AND deadlines.decision_key IN {keys:VARCHAR}",
-    lists=("seats", "keys"))
 
 KIND_INTRO = {
     "start": "A new game has started.",

@@ -28,15 +28,12 @@ import queue
 import threading
 from datetime import datetime, timedelta
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm.attributes import set_committed_value
 
-from service.mail import reads as mail_reads
-
-from service.mail import sql as mail_sql
-
 from service.mail import kit as mailkit
+from service.store import mail_reads
 from service.store.db import Database
 from service.mail.headers import Unmailable
 from service.core.refusals import Conflict
@@ -253,7 +250,7 @@ def record(row, outcome: Exception | None, now: datetime, own_attempt: bool = Tr
 
 def _sent(row, now: datetime) -> tuple:
     """What a send the relay took writes on its row: (column, value) pairs (``record``, and
-    ``_write_sent`` for a batch, whose UPDATE ``_MARK_SENT`` writes the same in SQL)."""
+    ``_write_sent`` for a batch, whose UPDATE ``mail_reads.MARK_SENT`` writes the same)."""
     return (("attempts", row.attempts + 1), ("status", "sent"), ("sent_at", now),
             ("last_error", None))
 
@@ -461,26 +458,12 @@ def _write_sent(session, rows: list[OutboxRow], now: datetime) -> None:
     if not rows:
         return
     ids = [row.id for row in rows]
-    marked = mail_sql.rowcount(session, _MARK_SENT, {"ids": ids, "now": now})
+    marked = session.execute(mail_reads.MARK_SENT, {"ids": ids, "now": now}).rowcount
     if marked != len(rows):
         raise RuntimeError(f"outbox: {len(rows)} rows sent, {marked} marked")
     for row in rows:
         for name, value in _sent(row, now):
             set_committed_value(row, name, value)
-
-
-_OUTBOX = OutboxRow.__table__
-# Built once (an expanding parameter): one compiled statement for every batch size; on
-# PostgreSQL the same statement as text on the driver (``mail_sql``).
-_MARK_SENT = mail_sql.Statement(
-    update(_OUTBOX)
-    .where(_OUTBOX.c.id.in_(bindparam("ids", expanding=True)))
-    .values(status="sent", attempts=_OUTBOX.c.attempts + 1,
-            sent_at=bindparam("now", type_=_OUTBOX.c.sent_at.type), last_error=None),
-    "UPDATE outbox SET status='sent'::VARCHAR, attempts=(outbox.attempts + 1::INTEGER), "
-    "last_error=NULL::VARCHAR, sent_at={now:TIMESTAMP WITH TIME ZONE} "
-    "WHERE outbox.id IN {ids:INTEGER}",
-    lists=("ids",))
 
 
 def due_ids(db: Database, now: datetime, grace: timedelta = timedelta(seconds=60),

@@ -12,12 +12,11 @@ from functools import lru_cache
 from email.message import EmailMessage
 
 import css_inline
-from sqlalchemy import String, bindparam, cast, func, literal, null, select, tuple_, union_all
+from sqlalchemy import select
 from sqlalchemy.orm import object_session
 
-from service.mail import sql as mail_sql
-
 from service.store import preferences
+from service.store.mail_reads import LANGUAGES
 from service.store.models import InboundMailRow, MailPreferenceRow, SeatRow
 from service.core.tokens import spectate_token
 from service.view.i18n import CONTENT_LANGUAGE, translate
@@ -61,8 +60,8 @@ def languages_for(session, rows, zones: dict | None = None,
                         for seat in seats.values() if seat is not None})
     own: dict = {}
     chosen: list[tuple] = []  # (updated_at, address, language) of the addresses' choices
-    for kind, game_id, seat, language, zone, updated_at, address in mail_sql.rows(
-            session, _LANGUAGES, {"keys": sorted(keys), "addresses": addresses}):
+    for kind, game_id, seat, language, zone, updated_at, address in session.execute(
+            LANGUAGES, {"keys": sorted(keys), "addresses": addresses}):
         if kind == 0:
             own[(game_id, seat)] = language
             if zones is not None and zone:
@@ -83,37 +82,6 @@ def languages_for(session, rows, zones: dict | None = None,
             language = newest.get(preferences.normal_address(seat_row.email))
         out[r.id] = language if language in preferences.LANGUAGES else preferences.DEFAULT_LANGUAGE
     return out
-
-
-def _languages_statement():
-    """Rows (0, game, seat, language, zone, updated_at, NULL) of the seats' own preferences
-    and (1, game, seat, language, NULL, updated_at, address) of every language the addresses
-    chose, in one round trip."""
-    pref, seat = MailPreferenceRow.__table__.c, SeatRow.__table__.c
-    own = (select(literal(0), pref.game_id, pref.seat, pref.language, pref.timezone,
-                  pref.updated_at, cast(null(), String))
-           .where(tuple_(pref.game_id, pref.seat).in_(bindparam("keys", expanding=True))))
-    by_address = (select(literal(1), pref.game_id, pref.seat, pref.language,
-                         cast(null(), String), pref.updated_at, func.lower(seat.email))
-                  .join(SeatRow.__table__, (seat.game_id == pref.game_id) & (seat.seat == pref.seat))
-                  .where(func.lower(seat.email).in_(bindparam("addresses", expanding=True)),
-                         pref.language.is_not(None)))
-    return union_all(own, by_address)
-
-
-# On PostgreSQL, the same statement as text on the driver (``mail_sql``).
-_LANGUAGES = mail_sql.Statement(
-    _languages_statement(),
-    "SELECT 0::INTEGER AS anon_1, mail_preferences.game_id, mail_preferences.seat, "
-    "mail_preferences.language, mail_preferences.timezone, mail_preferences.updated_at, "
-    "CAST(NULL AS VARCHAR) AS anon_2 FROM mail_preferences "
-    "WHERE (mail_preferences.game_id, mail_preferences.seat) IN {keys} "
-    "UNION ALL SELECT 1::INTEGER AS anon_3, mail_preferences.game_id, mail_preferences.seat, "
-    "mail_preferences.language, CAST(NULL AS VARCHAR) AS anon_2, mail_preferences.updated_at, "
-    "lower(seats.email) AS lower_1 FROM mail_preferences JOIN seats "
-    "ON seats.game_id = mail_preferences.game_id AND seats.seat = mail_preferences.seat "
-    "WHERE lower(seats.email) IN {addresses} AND mail_preferences.language IS NOT NULL",
-    lists=("keys", "addresses"))
 
 
 @contextmanager

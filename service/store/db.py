@@ -12,12 +12,11 @@ from pathlib import Path
 from typing import Iterator
 
 import orjson
-from sqlalchemy import JSON, create_engine, event, exc
+from sqlalchemy import create_engine, event, exc
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
 from service.core.refusals import Conflict
-from service.store.statement_session import StatementSession
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -123,55 +122,19 @@ def _sqlite_begin(connection) -> None:
     connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
 
 
-def execute_core(session: Session, statement, params: dict):
-    """A prebuilt Core statement (tables or plain columns: its rows are plain tuples) in the
-    session's transaction, without the session's execution layer (issue 9).
+def execute_core(session: Session, statement, params: dict | None = None):
+    """A Core statement that loads no ORM objects (tables, or plain columns: its rows are
+    tuples), run on the session's connection, in its transaction (``Connection.execute``),
+    after the session's pending changes are flushed as an autoflush would.
 
-    Through ``Session.execute`` every run also goes through the session's execution layer and,
-    when the statement names ORM attributes, the ORM's compile and result setup: on the move
-    path's and the mail worker's hottest statements about as much client CPU as psycopg's own
-    work.  On PostgreSQL a statement whose parameters are each rendered once runs as its text,
-    compiled once (``exec_driver_sql``); its JSON parameters are wrapped for psycopg as
-    SQLAlchemy's JSON type wraps them, and no other parameter type here needs processing
-    (integers, text, timestamps with time zone).  Any other statement (expanding parameters)
-    and SQLite go through ``Connection.execute``.  Pending ORM changes are flushed first when
-    the session autoflushes, as ``Session.execute`` does before an ORM statement, so a read
-    sees them; the engine's statement events fire as for any statement."""
+    ``Session.execute`` would run it too, with the same result; it also sends every statement
+    through the ORM's execution layer (and one that names mapped attributes through the ORM's
+    compile and result set-up), which on the move path's hottest statements (the events'
+    read, the command's write) cost more client CPU than the driver's own work.  This is the
+    one shortcut the move path keeps, and it is SQLAlchemy's documented Core API."""
     if session.autoflush:
         session.flush()
-    connection = session.connection()
-    plain = _as_text(statement, connection.dialect) if connection.dialect.name == "postgresql" else None
-    if plain is None:
-        return connection.execute(statement, params)
-    text, constants, json_names = plain
-    values = {**constants, **params}
-    for name in json_names:
-        values[name] = _psycopg_json(values[name])
-    return connection.exec_driver_sql(text, values)
-
-
-_TEXTS: dict = {}
-
-
-def _as_text(statement, dialect) -> tuple[str, dict, tuple[str, ...]] | None:
-    """(text, the literals the statement carries, its JSON parameters), compiled once; None
-    for a statement that cannot run as one fixed text (positional or expanding parameters)."""
-    key = (statement, dialect.name, dialect.driver)
-    if key not in _TEXTS:
-        compiled = statement.compile(dialect=dialect)
-        _TEXTS[key] = None if compiled.positional or compiled.post_compile_params else (
-            compiled.string,
-            {name: bind.effective_value for bind, name in compiled.bind_names.items()
-             if not bind.required},
-            tuple(name for bind, name in compiled.bind_names.items()
-                  if isinstance(bind.type, JSON)))
-    return _TEXTS[key]
-
-
-def _psycopg_json(value):
-    from psycopg.types.json import Json
-
-    return Json(value)
+    return session.connection().execute(statement, params)
 
 
 # PostgreSQL's "deadlock detected" and "could not serialize": two writers of one game each
@@ -220,41 +183,9 @@ class Database:
         self.engine = make_engine(url)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self.postgres = self.engine.dialect.name == "postgresql"
-        # PostgreSQL connections that are always in autocommit, in a pool of their own (it
-        # connects on first use: the web processes' moves).  Switching a pooled connection to
-        # autocommit for one command and back when it returns cost ~5 % of a move's client CPU
-        # (issue 9).  No rollback when one returns to the pool: it never has a transaction open.
-        self.autocommit_engine = (make_engine(url, isolation_level="AUTOCOMMIT",
-                                              pool_reset_on_return=None)
-                                  if self.postgres else None)
-
-    @property
-    def engines(self) -> tuple[Engine, ...]:
-        """Every engine that runs statements (for listeners that must see them all)."""
-        return tuple(e for e in (self.engine, self.autocommit_engine) if e is not None)
 
     def dispose(self) -> None:
-        for engine in self.engines:
-            engine.dispose()
-
-    @contextmanager
-    def autocommit(self) -> Iterator[StatementSession]:
-        """A session on PostgreSQL whose every statement commits by itself: for a command whose
-        statements are each atomic and need no transaction around them (a player's move,
-        ``moves.make_move``: one read, one write).  No BEGIN and no COMMIT, and no ORM session
-        unless something asks for one (``StatementSession``, issue 9).  ORM changes left
-        unflushed at the end would be lost, so they are refused."""
-        if self.autocommit_engine is None:
-            raise RuntimeError("autocommit sessions are for PostgreSQL")
-        connection = self.autocommit_engine.connect()
-        session = StatementSession(connection, self.autocommit_engine)
-        try:
-            yield session
-            if session.new or session.dirty or session.deleted:
-                raise RuntimeError("an autocommit command left ORM changes unwritten")
-        finally:
-            session.close()
-            connection.close()
+        self.engine.dispose()
 
     @contextmanager
     def unit_of_work(self) -> Iterator[Session]:

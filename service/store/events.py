@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from engine import canonical_json
-from service.store.db import execute_core, lost_races_refused
+from service.store.db import lost_races_refused
 from service.store.models import EventRow
 from service.core.refusals import Conflict
 
@@ -232,7 +232,7 @@ def append(session: Session, game_id: str, expected_seq: int, prev_hash: str, ki
         session.flush()  # pending ORM rows first (the game row a new event refers to), as before
         with lost_races_refused():  # a savepoint's caller (the sweep) goes on with the rest
             try:
-                taken = execute_core(session, _append_statement(dialect), values).first() is None
+                taken = session.execute(_append_statement(dialect), values).first() is None
             except IntegrityError as error:  # e.g. no such game (foreign key)
                 raise Conflict.moved_on() from error
         if taken:
@@ -250,7 +250,7 @@ def append(session: Session, game_id: str, expected_seq: int, prev_hash: str, ki
 def new_event(game_id: str, seq: int, prev_hash: str, kind: str, payload: dict, actor: str,
               now: datetime, sealed: dict | None = None) -> tuple[Event, dict]:
     """The event ``seq`` with its place in the hash chain, and its ``events`` row's values:
-    ``append`` inserts them at once, ``move_writes`` with the rest of a move's rows.
+    ``append`` inserts them at once, ``move_writes`` with the rest of a command's rows.
 
     ``sealed``: more secrets to keep with the event (GameCreated's seed and salt), or an
     imported event's own (its nonce).  An event of the current schema gets a fresh nonce

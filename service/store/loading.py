@@ -4,7 +4,7 @@ Every reader of a game's state comes through ``load`` -- commands, pages, mail a
 -- so the state anyone sees is always what a full replay of the events gives."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -13,7 +13,6 @@ from engine import Game, get_game
 from engine.text import phrase
 from service.core.refusals import Refusal
 from service.store import events as store
-from service.store import move_writes
 from service.store import snapshots
 from service.store.db import in_unit_of_work
 from service.store.events import Event, EventLog
@@ -41,9 +40,9 @@ class Loaded:
     # (seq, epoch): the engine's epoch just before the last move this load applied (see
     # ``snapshots.apply``), so undo needs no second replay; None when it applied none.
     before_last: tuple[int, object] | None = None
-    # PostgreSQL, a player's move: the rows this command writes, the events included, sent in
-    # one statement by ``queue_mail`` (``move_writes``); None: each event is inserted at once.
-    pending: "move_writes.Writes | None" = None
+    # The rows (``store.new_event``'s values) of the events ``add`` appended and the command
+    # has yet to write, with the rest of its rows (``games.queue_mail``, ``move_writes``).
+    unstored: list[dict] = field(default_factory=list)
 
     def __post_init__(self):
         if not isinstance(self.events, EventLog):
@@ -70,31 +69,36 @@ class Loaded:
         """The events after ``seq``."""
         return self.events.since(seq)
 
+    def add(self, event: Event, values: dict) -> None:
+        """Append ``event``, the new head, whose row (``values``) the command writes later."""
+        self.events.append(event)
+        self.unstored.append(values)
+
+    def take_unstored(self) -> list[dict]:
+        """The rows of the events appended since the last take, for the command's write."""
+        rows, self.unstored = self.unstored, []
+        return rows
+
 
 
 
 def load(session: Session, game_id: str, upto: int | None = None,
-         seats: list[SeatRow] | None = None, read=None, writes=None) -> Loaded:
+         seats: list[SeatRow] | None = None) -> Loaded:
     """The game at its head (or at ``upto``), replayed from the newest usable snapshot.
 
     With a snapshot at seq S only GameCreated and events S.. are read (one query); the state
     is the snapshot plus the moves after it.  Without one, or when a rewind after S goes back
     before it, every event is read and replayed.  A command's load at the head (in a unit of
-    work, or a move's ``writes``) stores a snapshot when ``snapshots.EVERY`` events have passed
-    since the one it started from; a read's never writes (``snapshot_owed``).
-    ``seats``: the game's seat rows in seat order, when the caller has just read them;
-    ``read``: a ``move_reads.MoveRead`` of this game at its head, which has read everything a
-    load reads (its game and seats are plain records, not ORM objects); ``writes``: the
-    command's ``move_writes.Writes``, which then carries a snapshot owed (``snapshots.save``)."""
-    if read is not None and upto is None:
-        return _load_read(session, game_id, read, writes)
+    work) stores a snapshot when ``snapshots.EVERY`` events have passed since the one it
+    started from; a read's never writes (``snapshot_owed``).
+    ``seats``: the game's seat rows in seat order, when the caller has just read them."""
     row = session.get(GameRow, game_id) if isinstance(game_id, str) else None
     if row is None:
         raise NotFound(phrase("no game {game}", game=repr(game_id)))
     if seats is None:
         seats = list(session.scalars(
             select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)))
-    write = snapshot_owed(session, upto, writes)
+    write = snapshot_owed(session, upto)
     try:
         game = get_game(row.game)
     except Exception:  # noqa: BLE001  unknown here: the full replay below raises as before
@@ -102,23 +106,17 @@ def load(session: Session, game_id: str, upto: int | None = None,
         game, state, before = snapshots.rebuild(session, game_id, events, write=write)
         return Loaded(row, seats, EventLog(events), game, state, before)
     read, base, state = snapshots.events_from_newest(session, game_id, game.rules_version, upto)
-    return _replayed(session, game_id, upto, row, seats, game, read, base, state, writes)
-
-
-def _load_read(session: Session, game_id: str, read, writes) -> Loaded:
-    game = get_game(read.game.game)  # move_reads checked the name against the engines
-    return _replayed(session, game_id, None, read.game, read.seats, game, read.events,
-                     read.base, read.state, writes)
+    return _replayed(session, game_id, upto, row, seats, game, read, base, state)
 
 
 def _replayed(session: Session, game_id: str, upto: int | None, row, seats, game: Game,
-              read: list[Event], base: int | None, state: dict | None, writes=None) -> Loaded:
+              read: list[Event], base: int | None, state: dict | None) -> Loaded:
     """``load``'s replay of what ``events_from_newest`` read."""
-    write = snapshot_owed(session, upto, writes)
+    write = snapshot_owed(session, upto)
     if base is None or base <= 1:  # no snapshot (or one at seq 1): every event was read
         events = read
         game, state, before = snapshots.rebuild(session, game_id, events, write=write,
-                                                use=base is not None, writes=writes)
+                                                use=base is not None)
         return Loaded(row, seats, EventLog(events), game, state, before)
     first, tail = read[0], read[1:]
     moves = (snapshots.moves_since(tail[1:], base)
@@ -126,22 +124,21 @@ def _replayed(session: Session, game_id: str, upto: int | None, row, seats, game
              and created([first])["game"] == game.name else None)
     if moves is None:  # a rewind to before the snapshot (or a mismatch): replay in full
         events = store.load(session, game_id, upto)
-        game, state, before = snapshots.rebuild(session, game_id, events, write=write,
-                                                writes=writes)
+        game, state, before = snapshots.rebuild(session, game_id, events, write=write)
         return Loaded(row, seats, EventLog(events), game, state, before)
     events = EventLog(tail, first, _fetcher(session, game_id))
     before = snapshots.apply(game, state, moves)
     if write and events.head.seq - base >= snapshots.EVERY:
-        snapshots.save(session, game_id, events.head.seq, game.rules_version, state, writes)
+        snapshots.save(session, game_id, events.head.seq, game.rules_version, state)
     return Loaded(row, seats, events, game, state, before)
 
 
-def snapshot_owed(session: Session, upto: int | None, writes) -> bool:
-    """Whether this load may store a snapshot: only at the head, and only for a command (its
-    one write statement's ``writes``, or a unit of work), in the transaction that commits
-    the command.  A page or an API GET only reads: on SQLite a write there took the one
-    write lock from the moves, and a GET answered "database is locked"."""
-    return upto is None and (writes is not None or in_unit_of_work(session))
+def snapshot_owed(session: Session, upto: int | None) -> bool:
+    """Whether this load may store a snapshot: only at the head, and only for a command (a
+    unit of work), in the transaction that commits the command.  A page or an API GET only
+    reads: on SQLite a write there took the one write lock from the moves, and a GET answered
+    "database is locked"."""
+    return upto is None and in_unit_of_work(session)
 
 
 def _fetcher(session: Session, game_id: str):

@@ -20,13 +20,10 @@ command tries again.  A read (a page, an API GET) never writes one (``loading.sn
 a GET changes nothing, and on SQLite a write there would take the one write lock from the
 moves.  The insert runs at once (a Core statement, serialised before the caller goes on to
 mutate the state) and ignores a snapshot another writer made first; the same transaction
-drops the game's snapshots older than its newest ``KEEP``.  A player's move on PostgreSQL
-(``submit_move``) serialises the snapshot at once too, but writes it, and the pruning, as parts
-of its one write statement (``move_writes``): a refused move writes neither."""
+drops the game's snapshots older than its newest ``KEEP``."""
 from __future__ import annotations
 
 import functools
-import json
 import pickle
 import threading
 from collections import OrderedDict
@@ -99,8 +96,7 @@ def from_rows(rows, game_id: str, rules_version: str, cached, keep: bool
     """``events_from_newest``'s answer from its rows: each an event (``store.EVENT_COLUMNS``),
     then the snapshot's seq, and on the first row the MD5 of its stored text and the state
     (None when it is ``cached``'s, which is then thawed).  ``keep``: a load at the head on
-    PostgreSQL, whose decoded snapshot this process keeps (``CACHE``).  Also used by
-    ``move_reads``, whose one statement returns the same columns first."""
+    PostgreSQL, whose decoded snapshot this process keeps (``CACHE``)."""
     if not rows:
         return [], None, None
     width = len(store.EVENT_COLUMNS)
@@ -177,8 +173,7 @@ class StateCache:
         return newest[1] if newest is not None and newest[0] == rules_version else None
 
     def newest(self, game_id: str) -> tuple[str, tuple[int, str, bytes]] | None:
-        """(rules version, (seq, digest, pickled state)) of the game's newest put, for a reader
-        that learns the game's rules version only from its answer (``move_reads``)."""
+        """(rules version, (seq, digest, pickled state)) of the game's newest put."""
         with self._lock:
             entry = self._items.get(game_id)
             if entry is None:
@@ -206,23 +201,15 @@ class StateCache:
 CACHE = StateCache(128)
 
 
-def save(session: Session, game_id: str, seq: int, rules_version: str, state: dict,
-         writes=None) -> None:
-    """Store the state at ``seq`` and prune the game's older snapshots (``prune``).
-
-    ``writes`` (a ``move_writes.Writes``, PostgreSQL): the snapshot and the pruning go into
-    the command's one write statement instead of two statements of their own; the state is
-    serialised now, before the caller mutates it."""
-    if writes is not None:
-        writes.snapshot = {"seq": seq, "rules_version": rules_version, "state": json.dumps(state),
-                           "created_at": datetime.now(timezone.utc)}
-        return
+def save(session: Session, game_id: str, seq: int, rules_version: str, state: dict) -> None:
+    """Store the state at ``seq`` (serialised now, before the caller mutates it) and prune
+    the game's older snapshots (``prune``)."""
     dialect = session.get_bind().dialect.name
     if dialect not in ("postgresql", "sqlite"):  # pragma: no cover  (only these are supported)
         return
     values = {"game_id": game_id, "seq": seq, "rules_version": rules_version, "state": state,
               "created_at": datetime.now(timezone.utc)}
-    execute_core(session, _writes(dialect)[0], values)
+    session.execute(_writes(dialect)[0], values)
     prune(session, game_id, rules_version)
 
 
@@ -236,18 +223,15 @@ def prune(session: Session, game_id: str, rules_version: str) -> None:
     KB each per 400 events, more than the game's events themselves.  Another version's
     snapshots are of code no longer running here (during a rolling deploy two versions may
     drop each other's: a cache miss, never a wrong state)."""
-    execute_core(session, _writes(session.get_bind().dialect.name)[1],
-                 {"game_id": game_id, "rules_version": rules_version})
+    session.execute(_writes(session.get_bind().dialect.name)[1],
+                    {"game_id": game_id, "rules_version": rules_version})
 
 
 @functools.lru_cache(maxsize=None)
 def _writes(dialect: str):
     """``save``'s insert (a snapshot another writer made first is kept) and ``prune``'s
     delete, built once per dialect: a snapshot is written every ``EVERY`` events, and building
-    and compiling them anew each time cost more than the rest of that move's statements.
-    A player's move on PostgreSQL writes the same two as text parts of its one statement
-    (``move_writes._SNAPSHOT_INSERT`` and ``_SNAPSHOT_PRUNE``, whose offset counts the snapshot
-    it inserts beside them): a change to either rule changes both."""
+    and compiling them anew each time cost more than the rest of that move's statements."""
     if dialect == "postgresql":
         from sqlalchemy.dialects.postgresql import insert
     else:
@@ -294,12 +278,11 @@ def moves_since(tail: list[Event], base: int) -> list[Event] | None:
 
 
 def rebuild(session: Session, game_id: str, events: list[Event], write: bool = True,
-            every: int | None = None, use: bool = True, writes=None
+            every: int | None = None, use: bool = True
             ) -> tuple[Game, dict, tuple[int, object] | None]:
     """``history.rebuild`` with the newest usable snapshot as the starting point (all
     ``events`` in hand; ``use=False`` when the caller already knows there is none).  Returns
-    the game, the state and what ``apply`` says of the last move it applied.  ``writes``: as
-    for ``save``."""
+    the game, the state and what ``apply`` says of the last move it applied."""
     every = every or EVERY
     start = created(events)
     game = get_game(start["game"])
@@ -315,7 +298,7 @@ def rebuild(session: Session, game_id: str, events: list[Event], write: bool = T
         state = setup(game, events[0])
     before_last = apply(game, state, moves[done:])
     if write and head - base >= every:
-        save(session, game_id, head, game.rules_version, state, writes)
+        save(session, game_id, head, game.rules_version, state)
     return game, state, before_last
 
 

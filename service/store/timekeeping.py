@@ -243,10 +243,6 @@ class Clock:
 _CLOCKS = SeatClockRow.__table__
 _DEADLINES = DeadlineRow.__table__
 _READ_CLOCKS = select(_CLOCKS).where(_CLOCKS.c.game_id == bindparam("game_id"))
-_UPDATE_CLOCK = _CLOCKS.update().where(_CLOCKS.c.game_id == bindparam("key_game"),
-                                       _CLOCKS.c.seat == bindparam("key_seat"))
-_INSERT_CLOCK = _CLOCKS.insert()
-_INSERT_DEADLINE = _DEADLINES.insert()
 
 
 def read_clocks(session: Session, game_id: str) -> dict[int, Clock]:
@@ -256,73 +252,58 @@ def read_clocks(session: Session, game_id: str) -> dict[int, Clock]:
             for row in session.execute(_READ_CLOCKS, {"game_id": game_id})}
 
 
+@dataclass
+class ClockChanges:
+    """What ``update_clocks`` decided to write, for the command's one write
+    (``move_writes``): the seats whose pending deadlines (all but ``vacation_end``) are
+    cancelled, the seats whose ``vacation_end`` deadline is, the clocks whose values changed,
+    the new clocks, and the new decisions' deadline rows."""
+    cancel_seats: list[int] = field(default_factory=list)
+    vacations_ended: list[int] = field(default_factory=list)
+    changed: list[Clock] = field(default_factory=list)
+    added: list[Clock] = field(default_factory=list)
+    deadlines: list[dict] = field(default_factory=list)
+
+
 def update_clocks(session: Session, game_id: str, settings: ClockSettings, decisions: dict[int, str],
                   now: datetime, finished: bool, mover: int | None = None,
-                  clocks: dict[int, Clock] | None = None, writes=None) -> None:
-    """Close clocks whose decision ended, open clocks for new decisions.
+                  clocks: dict[int, Clock] | None = None) -> ClockChanges:
+    """Close clocks whose decision ended, open clocks for new decisions; what to write.
 
     ``decisions`` maps each seat that must act to its engine ``decision_key``; ``mover`` is
     the seat whose move this was (moving ends one's own vacation).  ``clocks``: the game's
     clocks as the caller has just read them (``read_clocks``; they are changed in place), to
-    save the query.  Writes: one UPDATE cancelling the deadlines of every closing seat (before
-    any clock changes), one UPDATE for every changed clock, one INSERT for new clocks and one
-    for new deadlines; ``SeatClockRow`` objects of the game already in the session are kept in
-    step without being marked changed.
-
-    ``writes`` (a ``service.store.move_writes.Writes``, PostgreSQL only): the cancel, the clock rows
-    and the deadlines are added to it instead of being executed, so that the caller writes
-    them together with its own rows in one statement (and keeps the session's objects in step
-    after it ran)."""
-    if writes is None:
-        session.flush()  # a caller's pending ORM changes go first, as an autoflush would have
+    save the query.  Nothing is written here: the caller writes the returned changes with its
+    own rows, in one write (``move_writes``), which also keeps the session's objects of them
+    in step."""
     if clocks is None:
         clocks = read_clocks(session, game_id)
     before = {seat: clock.values() for seat, clock in clocks.items()}
-    deadlines: list[dict] = []
+    changes = ClockChanges()
     closing = [clock for seat, clock in clocks.items() if clock.decision_key is not None
                and (finished or decisions.get(seat) != clock.decision_key)]
-    if closing and writes is not None:
-        writes.cancel_seats.extend(clock.seat for clock in closing)
-    elif closing:  # every closing seat's deadlines in one UPDATE, before any row changes
-        _cancel_seats(session, game_id, [clock.seat for clock in closing], kinds=None)
+    changes.cancel_seats = [clock.seat for clock in closing]
     if mover is not None and mover in clocks and clocks[mover].vacation_since is not None:
-        end_vacation(session, clocks[mover], settings, now, resume=False, writes=writes)
+        end_vacation(session, clocks[mover], settings, now, resume=False,
+                     ended=changes.vacations_ended)
     for clock in closing:
         _close(session, clock, settings, now, cancel=False)
     if finished:
         for clock in clocks.values():
             if clock.vacation_since is not None:
-                end_vacation(session, clock, settings, now, resume=False, writes=writes)
+                end_vacation(session, clock, settings, now, resume=False,
+                             ended=changes.vacations_ended)
     else:
         for seat, key in decisions.items():
             clock = clocks.get(seat)
             if clock is None:
                 clock = clocks[seat] = Clock(game_id, seat)
             if clock.decision_key != key:
-                _open(session, clock, settings, key, now, deadlines)
-    if writes is not None:
-        writes.clocks(clocks, before, deadlines)
-        return
-    _write_clocks(session, game_id, clocks, before, deadlines)
-
-
-def _write_clocks(session: Session, game_id: str, clocks: dict[int, Clock], before: dict,
-                  deadlines: list[dict]) -> None:
-    changed = [c for seat, c in clocks.items() if seat in before and c.values() != before[seat]]
-    added = [c for seat, c in clocks.items() if seat not in before]
-    if changed:
-        session.execute(_UPDATE_CLOCK, [
-            {"key_game": c.game_id, "key_seat": c.seat, **dict(zip(CLOCK_FIELDS, c.values()))}
-            for c in changed])
-    if added:
-        session.execute(_INSERT_CLOCK, [
-            {"game_id": c.game_id, "seat": c.seat, **dict(zip(CLOCK_FIELDS, c.values()))}
-            for c in added])
-    if deadlines:
-        session.execute(_INSERT_DEADLINE, deadlines)
-    if changed or added:
-        sync_objects(session, SeatClockRow, [
-            ((game_id, c.seat), dict(zip(CLOCK_FIELDS, c.values()))) for c in changed + added])
+                _open(session, clock, settings, key, now, changes.deadlines)
+    changes.changed = [c for seat, c in clocks.items()
+                       if seat in before and c.values() != before[seat]]
+    changes.added = [c for seat, c in clocks.items() if seat not in before]
+    return changes
 
 
 def sync_objects(session: Session, model, changes: list[tuple[tuple, dict]]) -> None:
@@ -469,16 +450,17 @@ def start_vacation(session: Session, clock: SeatClockRow, settings: ClockSetting
 
 
 def end_vacation(session: Session, clock: SeatClockRow, settings: ClockSettings, now: datetime,
-                 resume: bool = True, writes=None) -> None:
+                 resume: bool = True, ended: list[int] | None = None) -> None:
     """Restart the clock where it stopped (at least a day, so nobody times out on return).
-    ``writes`` (``update_clocks``'): the cancel of the vacation's end is added to it."""
+    ``ended`` (``update_clocks``'): the seat goes there, for the caller to cancel the
+    vacation's end with its other rows, instead of being cancelled now."""
     if clock.vacation_since is None:
         raise IllegalAction(phrase("you are not on vacation"))
     clock.vacation_used_seconds = (clock.vacation_used_seconds or 0) + int(
         (now - _aware(clock.vacation_since)).total_seconds())
     clock.vacation_since = None
-    if writes is not None:
-        writes.vacations_ended.append(clock.seat)
+    if ended is not None:
+        ended.append(clock.seat)
     else:
         _cancel(session, clock, kinds={"vacation_end"})
     if resume and clock.decision_key is not None:

@@ -28,13 +28,13 @@ def test_the_move_that_ends_a_game_reveals_its_seed_in_its_one_write_statement(a
         headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}).get_json()
     secrets = [secret_from_url(seat["play_url"]) for seat in created["seats"]]
     written: list[list[str]] = []
-    execute = move_writes.Writes.execute
+    execute = move_writes.execute
 
-    def recording(self, session):
-        written.append([values["kind"] for values in self.events])
-        return execute(self, session)
+    def recording(session, write):
+        written.append([values["kind"] for values in write.events])
+        return execute(session, write)
 
-    monkeypatch.setattr(move_writes.Writes, "execute", recording)
+    monkeypatch.setattr(move_writes, "execute", recording)
     play_to_the_end(client, secrets)
     assert written and written[-1][-1] == "SeedRevealed", written[-3:]
     db = services(app).db

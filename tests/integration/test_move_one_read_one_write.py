@@ -1,18 +1,17 @@
-"""Issue 9: on PostgreSQL a player's move is one read statement (``move_reads``) and one write
-statement (``move_writes``, its events included), in autocommit.  These tests check that the
-one read sees exactly what the ORM path reads, that the one write is all or nothing (a taken
-seq writes no event and no projection, even when the command made several events), that the
-move falls back to the ORM path when the one read cannot serve, and that a returning
-vacationer's move ends the vacation in the same statement."""
+"""Issue 9: on PostgreSQL a player's move is one transaction of three statements: the query
+that checks its secret (with the seats, clocks and mail modes), the load's one read of the
+events, and one write statement (``move_writes``, its events included).  These tests check
+that the one write is all or nothing (a taken seq writes no event and no projection, even when
+the command made several events), that a snapshot of other rules or a projection behind its
+events still gives the right move, and that a returning vacationer's move ends the vacation
+in the same statement."""
 from __future__ import annotations
 
+from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from psycopg.pq import TransactionStatus
 from sqlalchemy import event, select, text
-
-from service.store import move_reads
 
 from service.store import move_writes
 
@@ -26,8 +25,8 @@ from service.core.config import from_env
 from service.store.loading import load
 from service.store.models import (DeadlineRow, EventRow, GameRow, MailPreferenceRow, OutboxRow,
                             SeatClockRow)
-from service.application.moves import _resolve, make_move
 from service.store.events import Conflict
+from service.store.timekeeping import ClockChanges
 from tests.conftest import ADMIN_TOKEN, FrozenClock, secret_from_url
 from tests.services_available import truncate_all
 from service.web.extensions import services
@@ -88,71 +87,51 @@ def play(client, secrets, moves: int, clock=None) -> dict:
     return answer
 
 
-def test_the_one_read_sees_what_the_orm_path_reads(app, clock):
-    """Game row, seats, clocks, mail modes, events from the newest snapshot and the replayed
-    state: the same through ``move_reads`` as through the ORM query and ``load``."""
-    client = app.test_client()
-    game_id, secrets = new_game(client, clock_settings={"per_decision_hours": 30})
-    play(client, secrets, 2 * snapshots.EVERY + 3, clock)
-    svc = services(app)
-    with svc.db.unit_of_work() as session:  # a turn-mail mode for one seat
-        session.add(MailPreferenceRow(game_id=game_id, seat=2, mode="digest", updated_at=START))
-    with svc.db.reading() as session:
-        orm = _resolve(session, svc.settings.secret_key, secrets[1])
-        orm_loaded = load(session, game_id, seats=orm.seats)
-        game_row = session.get(GameRow, game_id)
-        expected_game = {name: getattr(game_row, name) for name in
-                         ("id", "game", "status", "created_at", "updated_at", "head_seq")}
-        expected_seats = [{name: getattr(s, name) for name in
-                           ("game_id", "seat", "name", "email", "nonce", "notified_key",
-                            "decision_seq", "bot")} for s in orm.seats]
-        expected_events = list(orm_loaded.events)
-    with svc.db.reading() as session:
-        one = _resolve(session, svc.settings.secret_key, secrets[1], events=True)
-        assert one.read is not None, "the one read serves a game at its head"
-        loaded = load(session, game_id, seats=one.seats, read=one.read)
-        assert {name: getattr(one.game_row, name) for name in expected_game} == expected_game
-        assert [{name: getattr(s, name) for name in expected_seats[0]}
-                for s in one.seats] == expected_seats
-        assert {seat: c.values() for seat, c in one.clocks.items()} == {
-            seat: c.values() for seat, c in orm.clocks.items()}
-        assert one.modes == orm.modes
-        assert one.read.base is not None and one.read.base > 1, "it started from a snapshot"
-        assert list(loaded.events) == expected_events
-        assert loaded.state == orm_loaded.state
-        assert loaded.before_last == orm_loaded.before_last
+@contextmanager
+def recorded(engine):
+    """(statements, transactions) the engine runs inside the block: each statement's text,
+    and "begin"/"commit" as transactions begin and commit."""
+    statements: list[str] = []
+    transactions: list[str] = []
+
+    def statement(_conn, _cursor, text_, *_args):
+        statements.append(" ".join(text_.split()))
+
+    def begin(_conn):
+        transactions.append("begin")
+
+    def commit(_conn):
+        transactions.append("commit")
+    listeners = (("before_cursor_execute", statement), ("begin", begin), ("commit", commit))
+    for name, listener in listeners:
+        event.listen(engine, name, listener)
+    try:
+        yield statements, transactions
+    finally:
+        for name, listener in listeners:
+            event.remove(engine, name, listener)
 
 
-def test_a_move_is_one_read_and_one_write(app):
+def test_a_move_is_one_transaction_of_two_reads_and_one_write(app):
     client = app.test_client()
     _game_id, secrets = new_game(client)
     play(client, secrets, 3)  # warm: the game's snapshot cadence is not at this move
-    statements: list[str] = []
     svc = services(app)
-    dispatched: list[int] = []
-    svc.dispatch = dispatched.extend  # the mail it owes is delivered elsewhere (a worker)
-
-    def record(_conn, _cursor, statement, *_args):
-        statements.append(statement)
-    for engine in svc.db.engines:  # the moves' own pool too
-        event.listen(engine, "before_cursor_execute", record)
-    try:
-        answer = client.get(f"/api/play/{secrets[3]}").get_json()
-        statements.clear()
+    svc.dispatch = [].extend  # the mail it owes is delivered elsewhere (a worker)
+    answer = client.get(f"/api/play/{secrets[3]}").get_json()
+    with recorded(svc.db.engine) as (statements, transactions):
         response = client.post(f"/api/play/{secrets[3]}",
                                json={"action": {"type": "stay"}, "seq": answer["seq"]})
-    finally:
-        for engine in svc.db.engines:
-            event.remove(engine, "before_cursor_execute", record)
     assert response.status_code == 200
-    assert len(statements) == 2, statements
-    assert "FROM events e" in statements[0] and "FROM seats s" in statements[0]
-    assert statements[1].startswith("WITH w0 AS (INSERT INTO events")
+    assert transactions == ["begin", "commit"]
+    assert len(statements) == 3, statements
+    assert "FROM seats JOIN games" in statements[0] and "FROM events" in statements[1]
+    assert statements[2].startswith("WITH w0 AS (INSERT INTO events")
 
 
 def test_a_taken_seq_writes_nothing_even_with_several_events(app):
     """The events are a plain INSERT in the statement: one seq taken fails it all, so no event
-    of the command (nor any projection) is left behind, in autocommit as in a transaction."""
+    of the command (nor any projection) is left behind."""
     client = app.test_client()
     game_id, _secrets = new_game(client)
     db = services(app).db
@@ -166,16 +145,14 @@ def test_a_taken_seq_writes_nothing_even_with_several_events(app):
                                              START)
     with db.engine.begin() as conn:  # another command took seq head + 1 first
         conn.execute(EventRow.__table__.insert(), [{**first_values}])
-    with db.autocommit() as session:
-        writes = move_writes.Writes(game_id)
-        writes.events = [first_values, second_values]
-        writes.game = (session.get(GameRow, game_id), "active", head + 2, START)
-        writes.outbox = [{"game_id": game_id, "seat": 1, "kind": "turn", "seq": head + 2,
-                          "to_addr": "p1@example.com", "status": "pending", "attempts": 0,
-                          "next_attempt_at": START, "created_at": START,
-                          "message_id": f"<{game_id}.{head + 2}.1.turn@chasqui.test>"}]
-        with pytest.raises(Conflict):
-            writes.execute(session)
+    with pytest.raises(Conflict), db.unit_of_work() as session:
+        move_writes.execute(session, move_writes.Write(
+            game_id, (session.get(GameRow, game_id), "active", head + 2, START),
+            [first_values, second_values], ClockChanges(), [],
+            [{"game_id": game_id, "seat": 1, "kind": "turn", "seq": head + 2,
+              "to_addr": "p1@example.com", "status": "pending", "attempts": 0,
+              "next_attempt_at": START, "created_at": START,
+              "message_id": f"<{game_id}.{head + 2}.1.turn@chasqui.test>"}]))
     with db.reading() as session:
         seqs = session.scalars(select(EventRow.seq).where(EventRow.game_id == game_id)).all()
         assert sorted(seqs) == list(range(1, head + 2)), "no event head + 2 without its parent"
@@ -183,7 +160,7 @@ def test_a_taken_seq_writes_nothing_even_with_several_events(app):
         assert session.scalars(select(OutboxRow).where(OutboxRow.seq == head + 2)).all() == []
 
 
-def test_a_snapshot_of_other_rules_makes_the_move_read_the_orm_way(app):
+def test_a_move_after_a_snapshot_of_other_rules_replays_the_events(app):
     client = app.test_client()
     game_id, secrets = new_game(client)
     answer = play(client, secrets, snapshots.EVERY + 2)
@@ -192,8 +169,6 @@ def test_a_snapshot_of_other_rules_makes_the_move_read_the_orm_way(app):
         conn.execute(text("INSERT INTO snapshots (game_id, seq, rules_version, state, created_at) "
                           "SELECT game_id, seq + 1, 'other-rules', state, created_at FROM "
                           "snapshots WHERE game_id = :g ORDER BY seq DESC LIMIT 1"), {"g": game_id})
-    with db.reading() as session:
-        assert move_reads.read(session, game_id, lambda name: "1") is None
     seat = answer["to_act"][0]
     response = client.post(f"/api/play/{secrets[seat]}",
                            json={"action": {"type": "stay"}, "seq": answer["seq"]})
@@ -206,14 +181,12 @@ def test_a_snapshot_of_other_rules_makes_the_move_read_the_orm_way(app):
                                                    write=False, use=False)[1]
 
 
-def test_a_projection_behind_its_events_makes_the_move_read_the_orm_way(app):
+def test_a_move_on_a_projection_behind_its_events_sets_it_right(app):
     client = app.test_client()
     game_id, secrets = new_game(client)
     db = services(app).db
     with db.engine.begin() as conn:
         conn.execute(text("UPDATE games SET head_seq = 0 WHERE id = :g"), {"g": game_id})
-    with db.reading() as session:
-        assert move_reads.read(session, game_id, lambda name: "1") is None
     response = client.post(f"/api/play/{secrets[0]}", json={"action": {"type": "stay"}, "seq": 1})
     assert response.status_code == 200, response.get_json()
     with db.reading() as session:
@@ -236,21 +209,12 @@ def test_a_vacationers_move_ends_the_vacation_in_the_same_statement(app, clock):
         seq = session.get(GameRow, game_id).head_seq
     clock.advance(timedelta(hours=3))
     svc.dispatch = [].extend  # the mail it owes is delivered elsewhere (a worker)
-    statements: list[str] = []
-
-    def record(_conn, _cursor, statement, *_args):
-        statements.append(statement)
-    for engine in svc.db.engines:  # the moves' own pool too
-        event.listen(engine, "before_cursor_execute", record)
-    try:
+    with recorded(svc.db.engine) as (statements, _):
         response = client.post(f"/api/play/{secrets[2]}",
                                json={"action": {"type": "stay"}, "seq": seq})
-    finally:
-        for engine in svc.db.engines:
-            event.remove(engine, "before_cursor_execute", record)
     assert response.status_code == 200, response.get_json()
-    assert len(statements) == 2, statements  # the read, and the write that ends the vacation
-    assert "kind = 'vacation_end'" in statements[1]
+    assert len(statements) == 3, statements  # two reads, and the write that ends the vacation
+    assert statements[2].count("UPDATE deadlines SET status") == 2  # decision's, vacation's
     with svc.db.reading() as session:
         ends = session.scalars(select(DeadlineRow).where(
             DeadlineRow.game_id == game_id, DeadlineRow.kind == "vacation_end")).all()
@@ -260,55 +224,21 @@ def test_a_vacationers_move_ends_the_vacation_in_the_same_statement(app, clock):
         assert clock_row.vacation_used_seconds == 3 * 3600
 
 
-def test_an_autocommit_command_cannot_leave_orm_changes_unwritten(app):
-    """``Database.autocommit`` closes its session without a commit: an ORM object added and
-    never flushed would be lost without a word, so the session refuses to end that way."""
-    db = services(app).db
-    with pytest.raises(RuntimeError, match="unwritten"):
-        with db.autocommit() as session:
-            session.add(GameRow(id="never-written", game="incan_gold", status="active",
-                                created_at=START, updated_at=START, head_seq=1))
-    with db.reading() as session:
-        assert session.get(GameRow, "never-written") is None
-
-
-def test_moves_run_on_connections_that_stay_in_autocommit(app):
-    """The moves' pool is its own, in autocommit from the start: no connection is switched to
-    autocommit for one move and back when it returns (and the units of work of every other
-    command keep their transactions)."""
-    db = services(app).db
-    with db.autocommit() as session:
-        assert session.connection().connection.driver_connection.autocommit
-        session.execute(text("SELECT 1"))
-    with db.unit_of_work() as session:
-        connection = session.connection().connection.driver_connection
-        assert not connection.autocommit
-        session.execute(text("SELECT 1"))
-        assert connection.info.transaction_status == TransactionStatus.INTRANS
-
-
-def test_a_snapshot_a_move_owes_is_part_of_its_one_write(app):
+def test_a_snapshot_a_move_owes_is_written_in_its_transaction(app):
     """Issue 9: every ``EVERY`` events a move's load owes a snapshot.  It is written, with the
-    pruning to the newest ``KEEP``, by the move's one write statement: every move stays two
-    statements, and each kept snapshot is the state a full replay gives at its seq."""
+    pruning to the newest ``KEEP``, in the move's transaction, two statements more than the
+    move's three; each kept snapshot is the state a full replay gives at its seq."""
     client = app.test_client()
     game_id, secrets = new_game(client)
     svc = services(app)
     svc.dispatch = [].extend
-    statements: list[str] = []
-
-    def record(_conn, _cursor, statement, *_args):
-        statements.append(statement)
     moves = 4 * snapshots.EVERY + 2
-    for engine in svc.db.engines:
-        event.listen(engine, "before_cursor_execute", record)
-    try:
+    with recorded(svc.db.engine) as (statements, transactions):
         answer = play(client, secrets, moves)
-    finally:
-        for engine in svc.db.engines:
-            event.remove(engine, "before_cursor_execute", record)
-    assert len(statements) == 2 * moves
-    assert sum("INSERT INTO snapshots" in s for s in statements) >= 3
+    written = sum(s.startswith("INSERT INTO snapshots") for s in statements)
+    assert written >= 3
+    assert len(statements) == 3 * moves + 2 * written
+    assert transactions == ["begin", "commit"] * moves
     with svc.db.reading() as session:
         kept = session.execute(select(snapshots.snapshots.c.seq, snapshots.snapshots.c.state)
                                .where(snapshots.snapshots.c.game_id == game_id)
@@ -321,42 +251,10 @@ def test_a_snapshot_a_move_owes_is_part_of_its_one_write(app):
             assert state == replayed, f"the snapshot at {seq} is the replayed state"
 
 
-def test_a_move_opens_no_orm_session_and_a_rarer_need_still_gets_one(app, monkeypatch):
-    """``StatementSession``: the move's two statements need no ORM ``Session``; whatever else
-    asks for one (a query the ORM way, the events a page fetches after the move, on a closed
-    command) gets a real one on the autocommit engine."""
-    from service.store import statement_session
-    client = app.test_client()
-    game_id, secrets = new_game(client)
-    opened: list[int] = []
-
-    class Counted(statement_session.Session):
-        def __init__(self, *args, **kwargs):
-            opened.append(1)
-            super().__init__(*args, **kwargs)
-    monkeypatch.setattr(statement_session, "Session", Counted)
-    play(client, secrets, snapshots.EVERY + 3)
-    assert opened == [], "no ORM session for a move"
-    db = services(app).db
-    with db.autocommit() as session:
-        assert session.execute(text("SELECT 1")).scalar_one() == 1
-        assert session.get(GameRow, game_id).head_seq > snapshots.EVERY
-    assert opened == [1]
-    svc = services(app)
-    svc.dispatch = [].extend
-    answer = client.get(f"/api/play/{secrets[0]}").get_json()
-    seat = answer["to_act"][0]
-    outcome = make_move(svc, secrets[seat], {"type": "stay"}, answer["seq"])
-    events = outcome.loaded.events.all()  # after the command: fetched through a new session
-    assert [e.seq for e in events] == list(range(1, outcome.seq + 1))
-    assert opened == [1, 1]
-
-
 def test_a_moves_one_event_and_one_clock_store_what_the_orm_path_stores(app, clock, tmp_path):
-    """Round 7 of issue 9: a move's single event and single changed clock go to the one write
-    as plain parameters, not as JSON record sets.  The same game played on the ORM path
-    (SQLite, the statements one by one) must leave the same event texts and times and the same
-    clocks and deadlines; both hash chains must hold."""
+    """The same game played on PostgreSQL (the write as one statement) and on SQLite (the same
+    statements one by one) must leave the same event texts and times and the same clocks and
+    deadlines; both hash chains must hold."""
     from tests.conftest import make_settings
 
     def rows(application, game_id):

@@ -22,21 +22,19 @@ WRITE = re.compile(r"^\s*(WITH\b.*\b)?(INSERT|UPDATE|DELETE|REPLACE)\b", re.IGNO
 
 @contextmanager
 def writes_counted(app):
-    """The INSERT/UPDATE/DELETE statements any engine of the app runs meanwhile."""
+    """The INSERT/UPDATE/DELETE statements the app's engine runs meanwhile."""
     seen: list[str] = []
 
     def count(_conn, _cursor, statement, *_args):
         if WRITE.match(statement):
             seen.append(statement)
 
-    engines = svc(app).db.engines
-    for engine in engines:
-        event.listen(engine, "before_cursor_execute", count)
+    engine = svc(app).db.engine
+    event.listen(engine, "before_cursor_execute", count)
     try:
         yield seen
     finally:
-        for engine in engines:
-            event.remove(engine, "before_cursor_execute", count)
+        event.remove(engine, "before_cursor_execute", count)
 
 
 def snapshot_rows(app, game_id: str) -> int:

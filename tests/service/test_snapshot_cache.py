@@ -32,8 +32,7 @@ def test_a_game_keeps_only_its_newest_put_and_the_least_recently_used_game_goes_
 
 
 def test_newest_names_the_rules_version_of_the_games_last_put():
-    """``move_reads`` learns a game's rules version only from its answer, so it asks the cache
-    by game; a put under a new rules version replaces the game's old entry."""
+    """One entry per game: a put under a new rules version replaces the game's old entry."""
     cache = snapshots.StateCache(2)
     assert cache.newest("a") is None
     cache.put("a", "1", 10, "x", {"n": 10})

@@ -157,3 +157,30 @@ def test_a_unit_of_work_that_failed_otherwise_keeps_its_database_error(db):
     with pytest.raises(OperationalError):
         with db.unit_of_work():
             raise OperationalError("SELECT 1", {}, DriverError("08006"))  # connection failure
+
+
+def test_a_commands_write_with_a_taken_seq_writes_none_of_its_events_or_rows(db):
+    """A command's one write (``move_writes``: one statement on PostgreSQL, its statements one
+    by one on SQLite, in one transaction) is all or nothing: when another command took the
+    first of its seqs, neither its later event nor its game row nor its mail is written."""
+    from service.store import move_writes
+    from service.store.models import OutboxRow
+
+    new_game(db, moves=2)
+    events = load(db, "g1")
+    first, first_values = store.new_event("g1", 3, events[-1].hash, "MoveMade", {"n": 3},
+                                          "seat:0", NOW)
+    _second, second_values = store.new_event("g1", 4, first.hash, "MoveMade", {"n": 4},
+                                             "seat:1", NOW)
+    with db.unit_of_work() as session:  # another command took seq 3 first
+        store.append(session, "g1", 3, events[-1].hash, "MoveMade", {"other": True}, "x", NOW)
+    with pytest.raises(store.Conflict), db.unit_of_work() as session:
+        move_writes.execute(session, move_writes.Write(
+            "g1", (session.get(GameRow, "g1"), "finished", 4, NOW), [first_values, second_values],
+            outbox=[{"game_id": "g1", "seat": 0, "kind": "game_over", "seq": 4,
+                     "to_addr": "p0@example.com", "status": "pending", "attempts": 0,
+                     "next_attempt_at": NOW, "created_at": NOW, "message_id": "<g1.4.0@x>"}]))
+    assert [e.seq for e in load(db, "g1")] == [1, 2, 3]
+    with db.reading() as session:
+        assert session.get(GameRow, "g1").status == "active"
+        assert session.query(OutboxRow).count() == 0

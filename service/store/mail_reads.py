@@ -1,0 +1,100 @@
+"""What a mail batch reads and writes besides the games' events: the same Core statements on
+every database, each built once (expanding parameters: one compiled form for every batch
+size).
+
+``lock_batch`` locks the batch's outbox rows (``FOR UPDATE OF outbox SKIP LOCKED`` on
+PostgreSQL: a row another worker holds is that worker's), with each row's game row in the
+same statement (``load``'s ``session.get`` then finds it in the identity map), then reads
+the seats of all the batch's games in one more (``load``'s ``seats``), instead of two reads
+per game.  On PostgreSQL the lock also makes the commit asynchronous
+(``set_config('synchronous_commit', 'off', true)``, which is ``SET LOCAL``, evaluated for
+each row it returns: a batch that locked nothing writes nothing): a crash of PostgreSQL
+itself in the next fraction of a second may then lose the "sent" marks (never half of
+them), and those rows are sent again, the same bytes under the same Message-ID, as after a
+worker killed between the relay's 250 and the commit.
+
+The joined game row is not locked (``OF outbox``), as a ``get`` would not lock it; under
+READ COMMITTED reading it with the lock rather than a moment later changes nothing a mail
+shows: the events up to the row's seq, read afterwards, are fixed."""
+from __future__ import annotations
+
+from sqlalchemy import (String, bindparam, cast, func, literal, null, select, true, tuple_,
+                        union_all, update)
+from sqlalchemy.orm import Session
+
+from service.store.models import DeadlineRow, GameRow, MailPreferenceRow, OutboxRow, SeatRow
+
+
+class Batch:
+    """What ``lock_batch`` read: ``rows``, the outbox rows this transaction locked (in id
+    order); ``seats``, {game_id: the game's seat rows in seat order}, for ``load``'s
+    ``seats``; ``games``, {game_id: GameRow} read with them, held here because the session
+    keeps only a weak reference to an unchanged object: without one, the row would leave the
+    identity map before ``load`` asks for it."""
+    __slots__ = ("rows", "seats", "games")
+
+    def __init__(self, rows: list[OutboxRow], seats: dict[str, list], games: dict[str, GameRow]):
+        self.rows, self.seats, self.games = rows, seats, games
+
+
+_LOCK = (select(OutboxRow, GameRow)
+         .outerjoin(GameRow, GameRow.id == OutboxRow.game_id)
+         .where(OutboxRow.id.in_(bindparam("ids", expanding=True)))
+         .order_by(OutboxRow.id)
+         .with_for_update(of=OutboxRow, skip_locked=True))
+_LOCK_RELAXED = _LOCK.add_columns(func.set_config("synchronous_commit", "off", true()))
+_SEATS = (select(SeatRow).where(SeatRow.game_id.in_(bindparam("games", expanding=True)))
+          .order_by(SeatRow.game_id, SeatRow.seat))
+
+
+def lock_batch(session: Session, ids: list[int]) -> Batch:
+    """The rows of ``ids`` this transaction could lock, with their games and seats; on
+    PostgreSQL the commit is asynchronous from here on."""
+    postgres = session.get_bind().dialect.name == "postgresql"
+    batch = Batch([], {}, {})
+    for found in session.execute(_LOCK_RELAXED if postgres else _LOCK, {"ids": ids}):
+        row, game = found[0], found[1]
+        batch.rows.append(row)
+        if game is not None:
+            batch.games[row.game_id] = game
+    if batch.games:
+        for seat in session.scalars(_SEATS, {"games": sorted(batch.games)}):
+            batch.seats.setdefault(seat.game_id, []).append(seat)
+    return batch
+
+
+def _languages_statement():
+    """Rows (0, game, seat, language, zone, updated_at, NULL) of the seats' own preferences
+    and (1, game, seat, language, NULL, updated_at, address) of every language the addresses
+    chose, in one round trip."""
+    pref, seat = MailPreferenceRow.__table__.c, SeatRow.__table__.c
+    own = (select(literal(0), pref.game_id, pref.seat, pref.language, pref.timezone,
+                  pref.updated_at, cast(null(), String))
+           .where(tuple_(pref.game_id, pref.seat).in_(bindparam("keys", expanding=True))))
+    by_address = (select(literal(1), pref.game_id, pref.seat, pref.language,
+                         cast(null(), String), pref.updated_at, func.lower(seat.email))
+                  .join(SeatRow.__table__, (seat.game_id == pref.game_id) & (seat.seat == pref.seat))
+                  .where(func.lower(seat.email).in_(bindparam("addresses", expanding=True)),
+                         pref.language.is_not(None)))
+    return union_all(own, by_address)
+
+
+# Parameters: ``keys``, [(game_id, seat)]; ``addresses``, normalised addresses.
+LANGUAGES = _languages_statement()
+
+# A decision's row is its next alarm, whatever its status: its timeout follows from it
+# (``timekeeping.timeout_of``) and stays fixed, so a mail re-sent after the decision ended
+# says the same thing.  Parameters: ``game_id``, ``seats``, ``keys`` (decision keys).
+_DEADLINE = DeadlineRow.__table__.c
+DEADLINES = select(_DEADLINE.seat, _DEADLINE.decision_key, _DEADLINE.kind, _DEADLINE.due_at).where(
+    _DEADLINE.game_id == bindparam("game_id"),
+    _DEADLINE.seat.in_(bindparam("seats", expanding=True)),
+    _DEADLINE.decision_key.in_(bindparam("keys", expanding=True)))
+
+# The rows a batch sent, as ``delivery.record`` marks a send the relay took.  Parameters:
+# ``ids``, ``now``.
+_OUTBOX = OutboxRow.__table__
+MARK_SENT = (update(_OUTBOX)
+             .where(_OUTBOX.c.id.in_(bindparam("ids", expanding=True)))
+             .values(status="sent", attempts=_OUTBOX.c.attempts + 1,
+                     sent_at=bindparam("now", type_=_OUTBOX.c.sent_at.type), last_error=None))
