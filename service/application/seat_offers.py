@@ -18,17 +18,15 @@ seat changing hands, withdraws the older offers."""
 from __future__ import annotations
 
 import secrets
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from engine import GAMES
 from engine.text import phrase
 from service.core import row_links
-from service.view.notices import actor_name
 from service.view.i18n import N_
-from service.store.models import GameRow, SeatOfferRow, SeatRow
+from service.store.models import SeatOfferRow, SeatRow
 from service.core.refusals import Refusal
 from service.store.events import utc
 

@@ -17,7 +17,7 @@ from sqlalchemy.orm import object_session
 
 from service.store import preferences
 from service.store.mail_reads import LANGUAGES
-from service.store.models import InboundMailRow, MailPreferenceRow, SeatRow
+from service.store.models import InboundMailRow, SeatRow
 from service.core.tokens import spectate_token
 from service.view.i18n import CONTENT_LANGUAGE, translate
 from service.mail.reply_address import reply_address
