@@ -1,4 +1,4 @@
-"""Issue 5 benchmark: the due-deadline sweep query with 1,000,000 scheduled deadlines.
+"""Benchmark: the due-deadline sweep query with 1,000,000 scheduled deadlines.
 
 Builds a throwaway PostgreSQL database with the real schema (Alembic), loads N deadlines
 (1 % of them due) with COPY, then times the sweep's query (``timekeeping.due_deadlines``:

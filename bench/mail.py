@@ -4,7 +4,7 @@ the same worker's rate for a no-op task (baseline, same run).
 A throwaway PostgreSQL database gets G Incan Gold games (4 start mails each, left in the
 outbox).  One Celery worker on a throwaway queue of the machine's Redis drains N no-op tasks
 (Celery's built-in ``celery.accumulate``), then the mail, dispatched as the web process does
-it after each game's commit (one ``chasqui.deliver_many`` task per game since issue 9's
+it after each game's commit (one ``chasqui.deliver_many`` task per game:
 batching): a task locks its rows, replays the game to their seq, renders text + HTML from
 templates and sends by SMTP to a local aiosmtpd that accepts everything.
 

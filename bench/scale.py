@@ -1,4 +1,4 @@
-"""Issue 9 benchmark: 100,000 games with their events in PostgreSQL.
+"""Benchmark: 100,000 games with their events in PostgreSQL.
 
 Loads N games (4 seats each, a GameCreated and M moves each, clocks and deadlines) with COPY
 into a throwaway database built by the real migrations, then prints the storage per game and

@@ -1,6 +1,6 @@
 """Move submission cost at move 400 against move 1, with and without snapshots (same run).
 
-Issue 9's target is "move 400 costs at most 1.2x move 1".  No registered engine's *random*
+The target is "move 400 costs at most 1.2x move 1".  No registered engine's *random*
 game reaches move 400 (the longest, Inca Empire with 5 players, ends near move 305), so the
 game submitted here is a real game played with a policy that prolongs it: Machu Picchu with
 5 players, each move a random legal action, but with probability ``PROLONG`` an action that

@@ -28,7 +28,7 @@ app.conf.update(
                          "options": {"queue": settings.queue}},
         "sweep-deadlines": {"task": "chasqui.sweep_deadlines", "schedule": 60.0,
                             "options": {"queue": settings.queue}},
-        # Issue 7: hourly, but an address gets at most one digest per UTC day.
+        # Hourly, but an address gets at most one digest per UTC day.
         "send-digests": {"task": "chasqui.send_digests", "schedule": 3600.0,
                          "options": {"queue": settings.queue}},
     },
@@ -41,7 +41,7 @@ def settle_heap(**_) -> None:
     The worker holds a large, permanent heap (the Flask app, SQLAlchemy's mappers, compiled
     templates, the email package) and each mail makes many short-lived container objects, so
     CPython's cyclic collector runs often, and each full collection walked that whole heap:
-    about a sixth of a mail's CPU in-process (issue 9).  ``gc.freeze()`` leaves those objects
+    about a sixth of a mail's CPU in-process.  ``gc.freeze()`` leaves those objects
     alone for good; objects made afterwards, by the tasks, are collected as before.  The
     mail templates and catalogs are loaded first so that they are part of the frozen heap."""
     env = flask_app.jinja_env  # every mail's templates: the turn mail's and the digest's

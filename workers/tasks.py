@@ -28,7 +28,7 @@ def deliver(outbox_id: int) -> str:
 
 @app.task(name="chasqui.deliver_many")
 def deliver_many(outbox_ids: list[int]) -> str:
-    """The rows of one dispatch (service/mail/dispatch.py), in one transaction (issue 9)."""
+    """The rows of one dispatch (service/mail/dispatch.py), in one transaction."""
     with flask_app.app_context():
         svc = _services()
         statuses = delivery.deliver_many(svc.db, svc.settings, outbox_ids, svc.clock(),
@@ -55,7 +55,7 @@ def sweep_outbox() -> int:
     ids = due_ids(svc.db, svc.clock())
     for outbox_id in ids:
         deliver.delay(outbox_id)
-    account_ids = account_mail.due_ids(svc.db, svc.clock())  # issue 10: mail of no game yet
+    account_ids = account_mail.due_ids(svc.db, svc.clock())  # mail of no game yet
     for mail_id in account_ids:
         deliver_account_mail.delay(mail_id)
     return len(ids) + len(account_ids)
@@ -63,7 +63,7 @@ def sweep_outbox() -> int:
 
 @app.task(name=account_mail.TASK)
 def deliver_account_mail(mail_id: int) -> str:
-    """Issue 10: a sign-in link, an invitation or a lobby join confirmation."""
+    """A sign-in link, an invitation or a lobby join confirmation."""
     with flask_app.app_context():
         svc = _services()
         return account_mail.deliver(svc.db, svc.settings, mail_id, svc.clock())
@@ -81,7 +81,7 @@ def sweep_deadlines() -> int:
 
 @app.task(name="chasqui.send_digests")
 def send_digests() -> int:
-    """Issue 7: one daily digest per address whose seats are on "digest" and waiting
+    """One daily digest per address whose seats are on "digest" and waiting
     (idempotent: the (address, day) row is written once)."""
     svc = _services()
     ids = digest.plan(svc.db, svc.clock(), svc.settings.mail_domain)

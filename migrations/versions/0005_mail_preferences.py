@@ -1,4 +1,4 @@
-"""Mail preferences, inbound mail, daily digests and rematches (issue 7).
+"""Mail preferences, inbound mail, daily digests and rematches.
 
 Revision ID: 0005
 Revises: 0001

@@ -1,4 +1,4 @@
-"""Organisers and invitations (issue 10): accounts signed in by mail, magic links, pending
+"""Organisers and invitations: accounts signed in by mail, magic links, pending
 games, invitations, blocks, and the outbox for mail that belongs to no game yet.
 
 Revision ID: 0006

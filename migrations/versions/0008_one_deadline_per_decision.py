@@ -1,4 +1,4 @@
-"""A seat's open decision keeps one pending deadline row, its next alarm (issue 9).
+"""A seat's open decision keeps one pending deadline row, its next alarm.
 
 Until now each decision had a row for each reminder and one for the timeout.  The sweep now
 moves a decision's row on from one alarm to the next, so of the pending rows of a decision

@@ -1,4 +1,4 @@
-"""An organiser is the admin of the games they started, through issue 6's ``game_admins``.
+"""An organiser is the admin of the games they started, through ``game_admins``.
 
 Organisers have no password, so their ``admins`` row carries a password hash that matches no
 password (``MAGIC_LINK_ONLY``): it cannot log in at /admin/login, and signing in by mail logs

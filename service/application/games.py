@@ -55,7 +55,7 @@ def create_game(session: Session, name: str, players: list[dict], seed: int | No
     options = options or {}
     if not isinstance(options, dict):
         raise IllegalAction(phrase("options must be a JSON object"))
-    options, mail_options = _split_mail_options(options)  # issue 7: the service's, not the engine's
+    options, mail_options = _split_mail_options(options)  # the service's, not the engine's
     seed = fairness.new_seed() if seed is None else seed
     if not fairness.is_seed(seed):
         raise IllegalAction(phrase("seed must be a whole number from 0 to 2**256 - 1"))
@@ -284,7 +284,7 @@ def _outbox_values(loaded: Loaded, seat_row: SeatRow, kind: str, now: datetime,
 
 
 
-# --- Issue 7: mail options and preferences ------------------------------------------------------
+# --- Mail options and preferences ------------------------------------------------------
 
 MAIL_OPTIONS = {"accept_any_sender": False}
 

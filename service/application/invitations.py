@@ -42,7 +42,7 @@ LIFETIME = row_links.INVITATION_LIFETIME
 JOIN_LIFETIME = timedelta(days=1)
 SALT = row_links.INVITATION_SALT
 SEAT_ORDERS = {"random": "random", "as_entered": "as entered"}
-LANGUAGES = preferences.LANGUAGES  # the game's mail language (issue 7's catalogues)
+LANGUAGES = preferences.LANGUAGES  # the game's mail language
 # Editions and variants offered on the form, per game (the engine validates them again).
 OPTION_CHOICES: dict[str, dict[str, list[tuple[str, str]]]] = presentations.option_choices()
 

@@ -21,11 +21,11 @@ class Settings:
     mail_from: str
     mail_domain: str
     queue: str
-    # Issue 7: mail replies.  ``inbound_token`` guards POST /inbound/mail (unset: closed);
+    # Mail replies.  ``inbound_token`` guards POST /inbound/mail (unset: closed);
     # ``inbound_address`` is the reply address's local part before "+<token>".
     inbound_token: str | None = None
     inbound_address: str = "play"
-    # Issue 10: organisers.  Mail-counted limits (in the database) and the default rate
+    # Organisers.  Mail-counted limits (in the database) and the default rate
     # limit of every endpoint per client address ("off" switches the default limit off).
     signin_per_hour: int = 5
     invites_per_day: int = 50

@@ -134,7 +134,7 @@ KIND_INTRO = {
     "timeout": "A player's time ran out.",
     "vacation_auto": "Your time ran out, so your vacation started by itself: your clock is stopped.",
     "vacation_over": "Your vacation days are used up: your clock runs again.",
-    # Issue 6: admin and undo notices.  Each of these events makes every earlier link stale.
+    # Admin and undo notices.  Each of these events makes every earlier link stale.
     "rollback": "An admin rolled the game back. Links in earlier mails no longer work; use these.",
     "undone": "A player took back a move. Links in earlier mails no longer work; use these.",
     "seat": "You now have a seat in this game.",
@@ -158,7 +158,7 @@ def build_message(settings: Settings, loaded: Loaded, row: OutboxRow,
     """Render the seat's private view at the row's seq (call inside an app context).
     ``language``, ``deadlines`` and ``zones``: looked up already by the caller for several
     rows at once (``mailkit.languages_for``, ``deadlines_for``); looked up here when not given."""
-    language = language or mailkit.language_for(row)  # issue 7: the recipient's language
+    language = language or mailkit.language_for(row)  # the recipient's language
     if row.kind == "digest":
         from service.mail.digest import build_digest
 

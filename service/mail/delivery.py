@@ -5,7 +5,7 @@ the same row at once), builds the message, hands it to the transport and marks t
 same transaction.  A crash between sending and committing re-sends the identical message with
 the identical Message-ID, which receivers dedupe.
 
-Issue 9: a delivery also sends the other due rows of its (game, seq) that it can lock (the other
+A delivery also sends the other due rows of its (game, seq) that it can lock (the other
 seats' mails of one event) with the same replay, in the same transaction.  A sibling that meets
 a temporary failure is left untouched for its own task; a sibling task that finds its row
 locked by such a batch returns "locked-or-missing", and should the batch then leave the row
@@ -17,7 +17,7 @@ per (game, seq)); ``deliver`` serves the sweep, the embedded default and older q
 A worker killed mid-batch leaves the whole batch pending: its unacknowledged task comes back
 when the broker's visibility time-out ends, and the sweep sends the rows sooner.
 
-Round 2 of issue 9: with an SMTP relay a batch renders its next mail while the relay answers
+With an SMTP relay a batch renders its next mail while the relay answers
 the previous one (``_Sends``); the wire still carries one mail at a time, in order, and each
 row is marked from its own send's answer only."""
 from __future__ import annotations
@@ -307,8 +307,8 @@ def _noted(row, outcome: Exception | None, now: datetime) -> str:
     """``record`` for a row of ``deliver_many``, but a send the relay took is only noted here
     ("sent"): the batch's ``_write_sent`` writes those rows with one UPDATE and then gives
     their objects the written values.  ``record`` set them through the ORM's instrumentation
-    and the rows then left the session (``expunge``): ~20 µs a mail in-process, for values
-    the database had anyway (issue 9, round 7).  A bounce or a temporary failure is
+    and the rows then left the session (``expunge``): work per mail, for values
+    the database had anyway.  A bounce or a temporary failure is
     ``record``'s, written by the commit's flush."""
     if outcome is None:
         return "sent"
@@ -324,10 +324,10 @@ def _sender() -> queue.SimpleQueue:
     Each job is (answers, transport, message, now); the thread puts ``attempt``'s (outcome,
     None), or (None, the error it raised), on the job's ``answers``.
 
-    A plain queue and a daemon thread, not a ``ThreadPoolExecutor`` (issue 9, round 7): its
+    A plain queue and a daemon thread, not a ``ThreadPoolExecutor``: its
     ``submit`` took two locks, made a future and a work item and probed its idle semaphore (a
     Python ``Semaphore``: a condition and a lock), and ``result`` waited on the future's
-    condition (``submit`` alone was 3.8 % of a worker's samples in a profile).  Here a send is
+    condition.  Here a send is
     one C-level ``put`` and ``get`` each way.  The order and the one-at-a-time rule are
     ``_Sends``' (it puts a send only after the previous one's answer was taken)."""
     global _SENDER
@@ -447,12 +447,12 @@ def _write_sent(session, rows: list[OutboxRow], now: datetime) -> None:
     """Write the rows a batch sent with one UPDATE, in the batch's transaction, before its
     commit, so a crash before the commit still leaves them pending.
 
-    The commit's flush wrote them through the unit of work (7-9 % of a worker's CPU per mail
-    in a profile, issue 9).  Here the same values go out in one statement: each row's attempts
+    The commit's flush wrote them through the unit of work (a visible share of a worker's CPU per mail
+    in a profile).  Here the same values go out in one statement: each row's attempts
     plus one (read and locked in this transaction), "sent", ``now``, no error, as ``record``
     writes a send the relay took.  The rows' objects were left unchanged (``_noted``), so the
     flush has nothing to write for them; they are then given the written values as the
-    database's own (``set_committed_value``: no change for the flush, issue 9 round 7).  As the
+    database's own (``set_committed_value``: no change for the flush).  As the
     flush would (``StaleDataError``), a row the UPDATE did not find fails the batch, which then
     commits nothing."""
     if not rows:

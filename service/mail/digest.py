@@ -1,4 +1,4 @@
-"""Daily digests and the "my games" listing (issue 7).
+"""Daily digests and the "my games" listing.
 
 A seat on "digest" gets no turn mail; once a day (the beat task ``chasqui.send_digests``) each
 address with such seats waiting gets one mail listing those games, longest waiting first.  The

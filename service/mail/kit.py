@@ -1,5 +1,5 @@
-"""Issue 7's part of building a mail, kept out of ``service/mail/compose.py`` so that file only gains
-a few calls: the language of the recipient, the reply/unsubscribe/spectator headers and links,
+"""What a game's mail says about its reader, beside ``service/mail/compose.py``'s message:
+the language of the recipient, the reply/unsubscribe/spectator headers and links,
 what a "talk" / "reply_ok" / "reply_error" mail says, and CSS inlining of the HTML part.
 
 Everything here is a pure function of the outbox row and rows fixed before it was written
@@ -111,7 +111,7 @@ def gettext_callables(language: str | None = None) -> dict:
 
     Flask-Babel installs ``gettext = lambda s: get_translations().ugettext(s)`` (newstyle), so
     every ``_()`` in a template looks the language and catalog up again, and Jinja's ``_``
-    alias looks ``gettext`` up on each call too (~45 calls per mail).  These give the same
+    alias looks ``gettext`` up on each call too (dozens of calls per mail).  These give the same
     text as Jinja's newstyle callables (``jinja2.ext._make_new_gettext``: the translation,
     made ``Markup`` under autoescape, then always ``% variables``), passed in the render
     context, where names are resolved before the globals; a message without variables is
@@ -119,8 +119,8 @@ def gettext_callables(language: str | None = None) -> dict:
     (then filled in on each call).  ``tr_gettext``: the catalog's own
     ``gettext``, which the ``tr`` filter of the mail templates uses (``mail.mail_templates``).
 
-    ``language``: the callables of that language's catalog, kept per app (issue 9, round 7:
-    asking Flask-Babel for the catalog was ~3 % of building a mail).  Flask-Babel itself keeps
+    ``language``: the callables of that language's catalog, kept per app (
+    asking Flask-Babel for the catalog was a visible share of building a mail).  Flask-Babel itself keeps
     each (locale, domain)'s catalog for the app's life once loaded, so the kept callables are
     bound to the very catalog it would give.  The returned dict is shared: read it, do not
     change it."""
@@ -160,14 +160,14 @@ def _kept_callables() -> dict:
 def _bound_gettext(translations):
     """Jinja's newstyle callables read only the evaluation context's ``autoescape``, so these
     take the evaluation context rather than the template context: the same text, and the mail
-    environment's ``MailContext`` calls them without ``Context.call`` (issue 9, round 6)."""
+    environment's ``MailContext`` calls them without ``Context.call``."""
     from jinja2 import pass_eval_context
     from markupsafe import Markup
 
     lookup, plural = translations.ugettext, translations.ungettext
     finished: dict[tuple[str, bool], str] = {}  # (msgid, autoescape) -> text, no variables
     # (msgid, autoescape) -> the translation, Markup under autoescape, before ``% variables``
-    # (issue 9, round 7: ~15 calls a mail with variables each looked the catalog up again)
+    # (every call with variables looked the catalog up again)
     translated: dict[tuple[str, bool], str] = {}
 
     @pass_eval_context
@@ -210,7 +210,7 @@ def links(settings, loaded, seat: int | None, address: str) -> dict:
 
 # The "my games" and spectator tokens are signed without a timestamp, so they are pure
 # functions of (key, address) and (key, game): one event's mails share the game's, a player's
-# mails share the address's, and each signature costs tens of microseconds (issue 9).
+# mails share the address's, and each signature has a cost.
 @lru_cache(maxsize=4096)
 def _address_token(secret_key: str, address: str) -> str:
     return preferences.address_token(secret_key, address)

@@ -149,7 +149,7 @@ def game_summary(pending: PendingGameRow) -> dict:
 def build_message(session: Session, settings: Settings, row: AccountMailRow) -> EmailMessage | None:
     context: dict = {"base_url": settings.base_url}
     language = "en"
-    if row.kind == "admin_paused":  # issue 5: the pause policy tells the game's admins
+    if row.kind == "admin_paused":  # the pause policy tells the game's admins
         from service.store.models import DeadlineRow, GameRow, SeatRow
 
         deadline = session.get(DeadlineRow, row.ref_id)
@@ -191,7 +191,7 @@ def build_message(session: Session, settings: Settings, row: AccountMailRow) -> 
     message["Date"] = format_datetime(utc(row.created_at))
     message["Auto-Submitted"] = "auto-generated"
     language = language if language in i18n.LOCALES else "en"
-    if language != "en":  # the game's language, chosen by the organiser (issue 7)
+    if language != "en":  # the game's language, chosen by the organiser
         message["Content-Language"] = i18n.CONTENT_LANGUAGE[language]
     with force_locale(language):
         message.set_content(render_template(f"organiser/mail/{template}.txt", **context))

@@ -55,7 +55,7 @@ def json_loads(text):
 _LONG_DIGITS, _LONG_DIGITS_BYTES = re.compile(r"[0-9]{20}"), re.compile(rb"[0-9]{20}")
 
 
-# Connection-loss safety without a round trip per request (issue 9).  ``pool_pre_ping`` sent a
+# Connection-loss safety without a round trip per request.  ``pool_pre_ping`` sent a
 # ``SELECT 1`` before *every* checkout: one round trip more per move, paid for the rare case of
 # a server restart or an idle connection dropped by the server or a proxy.  Now a connection
 # is pinged only when it comes back to use after ``IDLE_PING_SECONDS`` or more in the pool (a

@@ -20,7 +20,7 @@ INFO_EVENTS = frozenset({"VacationStarted", "VacationEnded", "MessagePosted"})
 # (``service.store.fairness``).  It changes no state; after it the game can no longer be rewound.
 REVEAL_EVENT = "SeedRevealed"
 # Events that reset the effective history to what it was right after event ``to_seq``: an
-# admin's rollback, and a player's undo of their own move (issue 6).
+# admin's rollback, and a player's undo of their own move.
 REWIND_EVENTS = frozenset({"RolledBack", "Undone"})
 
 

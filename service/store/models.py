@@ -95,7 +95,7 @@ class LocalMailRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-# --- Admins (issue 6) -------------------------------------------------------------------------
+# --- Admins -------------------------------------------------------------------------
 
 class AdminRow(Base):
     """A person who may log in at /admin.  A site admin sees every game; any other admin only
@@ -150,7 +150,7 @@ class DeadlineRow(Base):
     status: Mapped[str] = mapped_column(String(20), default="pending")
 
 
-# --- Mail that players love (issue 7) ---------------------------------------------------------
+# --- Mail that players love ---------------------------------------------------------
 
 class MailPreferenceRow(Base):
     """How a seat wants its mail: ``every`` turn, a daily ``digest``, or ``off``; and in which
@@ -202,7 +202,7 @@ class RematchRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-# --- Organisers and invitations (issue 10) ----------------------------------------------------
+# --- Organisers and invitations ----------------------------------------------------
 
 class AccountRow(Base):
     """A person who signs in by mail (no password), keyed by the normalised address."""

@@ -1,4 +1,4 @@
-"""Mail preferences per seat (issue 7): every turn, a daily digest, or off; and a language.
+"""Mail preferences per seat: every turn, a daily digest, or off; and a language.
 
 Kept free of Flask so ``service.application.games`` can ask it which seats want turn mail.  The signed
 tokens for the no-login pages (my games, one-click unsubscribe) live here too: they carry no

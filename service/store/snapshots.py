@@ -144,7 +144,7 @@ class StateCache:
     are known by (game, seq, rules version, MD5 of the stored text).
 
     A snapshot row is immutable (its key never gets another state unless a test plants one,
-    which changes the digest), so a hit is as good as reading it again, minus sending ~4-10 KB
+    which changes the digest), so a hit is as good as reading it again, minus sending several KB
     and decoding them.  The loaded state is mutated by the command that loaded it, so the cache
     never hands out the object it holds: it keeps ``pickle`` bytes of the state as decoded from
     the database and every hit unpickles a new tree.  Measured on a 10 KB Inca Empire state:

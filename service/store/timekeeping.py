@@ -8,7 +8,7 @@ timeout.  It is written in the same transaction as the event that started the de
 cancelled in the same transaction as the move that ended it, so a reminder can never arrive
 after the player moved; the sweep that sends a reminder moves the same row on to the next
 alarm (``next_alarm``).  One row per decision rather than one per reminder and timeout: a
-round of four seats wrote twelve rows and every move cancelled three (issue 9: about a sixth
+round of four seats wrote twelve rows and every move cancelled three (about a sixth
 of a move's PostgreSQL time).
 
 A timeout is an event (``TurnTimedOut``) carrying the engine's safe default action, appended
@@ -164,7 +164,7 @@ def _within_bounds(data: dict) -> dict:
 def clock_of(created_payload: dict) -> ClockSettings:
     """The clock settings a game was created with.  Read on every move, from the same few
     option sets over and over (most games keep the defaults), so each set is validated once
-    per process (issue 9: ~1.5 % of a move's web CPU), found by its canonical JSON, which
+    per process, found by its canonical JSON, which
     tells apart what the parser tells apart (``true`` and ``1``, ``[24]`` and ``24``)."""
     return _clock_of_json(canonical_json(created_payload.get("clock")))
 
@@ -494,7 +494,7 @@ class ClockView:
     reminders: list[str] = field(default_factory=list)
 
 
-# How long is left, in each language (issue 7): data, not branches.  English is the original
+# How long is left, in each language: data, not branches.  English is the original
 # ("in 1 day 3 h"); Chinese and Japanese write the parts without spaces ("1天3小时后", "あと1日3時間").
 TIME_LEFT_WORDS = {
     "en": {"now": "now", "day": "{n} day", "days": "{n} days", "h": "{n} h", "min": "{n} min",

@@ -1,4 +1,4 @@
-"""Languages (issue 7): English, Simplified Chinese and Japanese, with Flask-Babel.
+"""Languages: English, Simplified Chinese and Japanese, with Flask-Babel.
 
 Catalogs live in ``translations/<locale>/LC_MESSAGES/messages.po`` and their compiled ``.mo``
 files are committed.  Pages take the language from ``?lang=`` or the browser; a mail takes the

@@ -1,4 +1,4 @@
-"""Texts the pages show that are made in Python (issue 7): error titles and messages, and the
+"""Texts the pages show that are made in Python: error titles and messages, and the
 shared drawing helpers' fixed names (service.view.drawing).  Marked with ``N_`` for ``pybabel
 extract``; templates translate them with the ``tr`` filter (``{{ title | tr }}``), which leaves
 a text without a catalog entry as it is.  Each game's own names, labels and log lines are in its own

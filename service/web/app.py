@@ -42,7 +42,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], datetime] =
     app.config.setdefault("RATELIMIT_STORAGE_URI", settings.redis_url or "memory://")
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
     from service.web import limits
-    limits.init_app(app, settings)  # issue 10: default limit, 429 page, security headers
+    limits.init_app(app, settings)  # default limit, 429 page, security headers
     limiter.init_app(app)
     request_checks.init_app(app)  # NUL in a path or query, JSON nested too deep: 400
     _register(app, settings)
@@ -58,7 +58,7 @@ def _register(app: Flask, settings: Settings) -> None:
     from service.web import pages
     from service.web import play
     from service.web import verify_pages
-    presentations.init_app(app)  # each game's pictures and choices for templates (issue 8)
+    presentations.init_app(app)  # each game's pictures and choices for templates
     from service.web.errors import page_errors
 
     page_errors(app)
@@ -75,7 +75,7 @@ def _register(app: Flask, settings: Settings) -> None:
     csrf.exempt(api.bp)
     verify_pages.init_app(app, csrf)  # finished games' records and /verify (fair play)
     from service.web import openapi
-    app.register_blueprint(openapi.bp)  # GET /api/openapi.json (issue 9)
+    app.register_blueprint(openapi.bp)  # GET /api/openapi.json
     if settings.local_mailbox:
         from service.web import mailbox
         app.register_blueprint(mailbox.bp)
@@ -86,7 +86,7 @@ def _register(app: Flask, settings: Settings) -> None:
 
 
 def _register_admin(app: Flask) -> None:
-    """Issue 6: admin pages (CSRF via CSRFProtect) and the admin JSON API (checks CSRF
+    """Admin pages (CSRF via CSRFProtect) and the admin JSON API (checks CSRF
     itself for cookie logins, so that Bearer-token callers need no CSRF token)."""
     from service.web import admin_api
     from service.web import seat_offer_pages
@@ -98,7 +98,7 @@ def _register_admin(app: Flask) -> None:
 
 
 def _register_mail(app: Flask) -> None:
-    """Issue 7: languages (Flask-Babel), mail replies (webhook, CSRF-exempt: authorised by
+    """Languages (Flask-Babel), mail replies (webhook, CSRF-exempt: authorised by
     CHASQUI_INBOUND_TOKEN), table talk, my games + one-click unsubscribe (the unsubscribe
     blueprint alone is CSRF-exempt: authorised by its signed token), spectators, rematch."""
     from service.web import languages
@@ -117,7 +117,7 @@ def _register_mail(app: Flask) -> None:
 
 
 def _register_accounts(app: Flask) -> None:
-    """Issue 10: sign in by mail, organisers' pages, invitation landing pages, the lobby."""
+    """Sign in by mail, organisers' pages, invitation landing pages, the lobby."""
     from service.web import invitation_pages
     from service.web import lobby
     from service.web import organiser

@@ -40,7 +40,7 @@ def upgrade():
 @click.option("--accept/--no-accept", default=True,
               help="accept the invitations for the demo players (default), or leave them to you")
 def demo(game: str, if_empty: bool, accept: bool):
-    """Ana organises a demo game and invites Ben, Cai and Dee (issue 10: the organiser flow);
+    """Ana organises a demo game and invites Ben, Cai and Dee (the organiser flow);
     mail lands in the local mailbox.  Prints the play links (or, with --no-accept, the
     invitation links)."""
     from service.application.demo import create_demo
@@ -181,7 +181,7 @@ def tick_once(svc) -> None:
 @click.option("--game", "games", multiple=True,
               help="make an admin of this game only (repeatable); without it: a site admin")
 def create_admin_command(email: str, password: str | None, games: tuple[str, ...]):
-    """Create an admin account, or set a new password for an existing one (issue 6)."""
+    """Create an admin account, or set a new password for an existing one."""
     from service.application.admin_auth import AdminError, create_admin
 
     if password is None:

@@ -4,7 +4,7 @@ Pages answer with the error page (registered on the app, so every blueprint that
 seat secret or a game id shares it); the JSON APIs answer ``{"error": ...}`` with the same
 status codes (registered per blueprint, which Flask prefers over the app's handlers).
 
-The error page shows its title and message in the page's language (issue 7): the titles
+The error page shows its title and message in the page's language: the titles
 below, an unknown address (404) and a wrong method (405) are in the catalog.  An error's own
 message reaches a reader through ``told``: every refusal is raised with a phrase
 (``error.say``: the engine's ``IllegalAction``, ``service.core.refusals.Refusal`` and the accounts'

@@ -107,7 +107,7 @@ def _remember_language(response):
     """``?lang=`` on any page is the visitor's choice: kept in a cookie for the next pages
     (a cookie, not a stored preference -- a GET changes no game)."""
     if b"lang=" not in request.query_string:
-        return response  # nearly every request: no query string to parse (issue 9)
+        return response  # nearly every request: no query string to parse
     wanted = request.args.get("lang")
     if wanted in LOCALES and request.cookies.get(LANGUAGE_COOKIE) != wanted:
         response.set_cookie(LANGUAGE_COOKIE, wanted, max_age=LANGUAGE_COOKIE_AGE, httponly=True,

@@ -1,4 +1,4 @@
-"""Guards on every request (issue 10): the default rate limit of every endpoint, the 429
+"""Guards on every request: the default rate limit of every endpoint, the 429
 answer, and the security headers.
 
 * Rate limits use the one shared ``limiter`` (Flask-Limiter; Redis storage when
@@ -16,9 +16,9 @@ answer, and the security headers.
   leaves the site; Flask-WTF's HTTPS CSRF check needs the same-origin Referer),
   X-Content-Type-Options, Permissions-Policy, and HSTS only on https requests
   (``X-Forwarded-Proto: https`` from the TLS-terminating proxy counts).  Never a redirect to
-  https: the proxy does that.  These are the headers Flask-Talisman set here until issue 9;
+  https: the proxy does that.  These are the headers Flask-Talisman set here until;
   they never vary by request, so they are written once, not rebuilt per response as
-  Talisman did (~2 % of a move's CPU).
+  Talisman did (a measurable share of a move's CPU).
 * Behind a proxy, ``CHASQUI_PROXY_HOPS`` (the number of trusted proxies) makes Werkzeug's
   ProxyFix take the client address from X-Forwarded-For, so limits count per client."""
 from __future__ import annotations
@@ -93,7 +93,7 @@ def security_headers(response):
     headers = response.headers
     if _SECURITY_NAMES.isdisjoint(name.lower() for name, _ in headers.items()):
         headers.extend(_SECURITY_ITEMS)  # nearly every response: appended, in the same order,
-    else:  # without ``update``'s search of the list for each name (issue 9)
+    else:  # without ``update``'s search of the list for each name
         headers.update(SECURITY_HEADERS)  # a view set one of them: replaced
     if request.is_secure or request.headers.get("X-Forwarded-Proto") == "https":
         response.headers[HSTS[0]] = HSTS[1]

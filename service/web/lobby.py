@@ -58,7 +58,7 @@ def show(pending_id: str):
     with svc.db.reading() as session:
         pending = _open(session, pending_id)
         free = invitations.free_seats(session, pending, svc.clock())
-    g.chasqui_language = pending.language  # the game's language (issue 7)
+    g.chasqui_language = pending.language  # the game's language
     return render_template("organiser/join.html", pending=pending, free=free,
                            summary=mailer.game_summary(pending))
 

@@ -1,4 +1,4 @@
-"""No-login pages reached from every mail (issue 7).
+"""No-login pages reached from every mail.
 
 * ``/me/<token>`` — "my games": every game of the address (token = the address signed with
   itsdangerous), longest waiting first, a "next game" button, and the mail preference per game

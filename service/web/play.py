@@ -28,7 +28,7 @@ def page(secret: str):
         loaded, seat = load_for_secret(session, svc, secret)
         zone = timekeeping.zone_of(session, loaded.row.id, seat)
         clocks = timekeeping.table(session, loaded, svc.clock(), zone, page_language())
-        undo = undo_label(loaded, seat, session)  # no second replay (issue 9)
+        undo = undo_label(loaded, seat, session)  # no second replay
     context = seat_context(svc.settings, loaded, seat)
     context["undo"] = undo
     context["clocks"], context["my_zone"] = clocks, zone
@@ -78,7 +78,7 @@ def move(secret: str):
 
 @bp.post("/<secret>/undo")
 def undo(secret: str):
-    """Take back one's own last move while nothing new became known (issue 6): appends an
+    """Take back one's own last move while nothing new became known: appends an
     ``Undone`` event; the move stays in the log, struck through."""
     svc = services()
     try:

@@ -1,4 +1,4 @@
-"""Rematch (issue 7): from a finished game's play page, one POST creates the same game with
+"""Rematch: from a finished game's play page, one POST creates the same game with
 the same players, seats rotated by one (the first player moves to the last chair), the same
 options and clock, a new seed, and sends the player to their new seat.  A second player
 asking for it is sent to that same new game (``rematches`` row)."""

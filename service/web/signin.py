@@ -27,7 +27,7 @@ bp = Blueprint("signin", __name__)
 
 @bp.app_context_processor
 def _signed_in() -> dict:
-    """Read only for a page (a JSON answer never looks at the session: issue 9); a mail
+    """Read only for a page (a JSON answer never looks at the session:); a mail
     rendered outside a request (the sweep) is nobody's page."""
     return {"signed_in": has_request_context() and cookie.get(sessions.ACCOUNT_ID) is not None}
 

@@ -1,4 +1,4 @@
-"""Spectators (issue 7): a public link per game, ``/watch/<token>`` (the game id signed with
+"""Spectators: a public link per game, ``/watch/<token>`` (the game id signed with
 the service key), showing the ``seat=None`` view: what every seat may see, no secret, no
 action, no player's link."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Table talk (issue 7): a player's message to the table is a ``MessagePosted{seat, text}``
+"""Table talk: a player's message to the table is a ``MessagePosted{seat, text}``
 event (an INFO event: it leaves every link fresh) and a "talk" mail to each other seat, in the
 game's thread.  It comes from the play page's form (CSRF) or from a mail reply that is not a
 move code.  The play page shows the recent messages."""

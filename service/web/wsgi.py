@@ -7,7 +7,7 @@ app = create_app()
 
 # The process's permanent heap (the app, SQLAlchemy's mappers, the compiled statements) is
 # moved out of the cyclic collector's sight, as the worker's is (``workers.celery_app``): a
-# full collection otherwise walks all of it, about 2 % of a move's CPU (issue 9).  Objects
+# full collection otherwise walks all of it, a measurable share of a move's CPU.  Objects
 # made by requests afterwards are collected as before.
 gc.collect()
 gc.freeze()

@@ -1,4 +1,4 @@
-"""Browser tests (issue 8): the real app served on 127.0.0.1 from a thread, driven by
+"""Browser tests: the real app served on 127.0.0.1 from a thread, driven by
 Playwright through Debian's Chromium (``apt-get install chromium``; never ``playwright
 install``).  Under CI=true a missing Chromium or Playwright fails; elsewhere the tests skip."""
 from __future__ import annotations

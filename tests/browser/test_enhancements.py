@@ -1,4 +1,4 @@
-"""Issue 8: "works without JavaScript, better with it" — the site's one script file."""
+""""works without JavaScript, better with it" — the site's one script file."""
 from __future__ import annotations
 
 import pytest

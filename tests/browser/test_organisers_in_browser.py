@@ -1,4 +1,4 @@
-"""Issue 10 in a real browser: an organiser signs in by mail, fills in the new-game form,
+"""In a real browser: an organiser signs in by mail, fills in the new-game form,
 the invitees accept from their invitation mails (in the local mailbox, clicking the links of
 the mails' HTML parts), and the game starts; no page breaks the Content-Security-Policy
 (inline styles, the mailbox's srcdoc preview)."""

@@ -1,4 +1,4 @@
-"""Issue 8 in a real browser: play several turns of each game by pressing the POST buttons on
+"""In a real browser: play several turns of each game by pressing the POST buttons on
 the play pages, at phone and desktop widths, with screenshots in artifacts/screenshots/, and an
 accessibility check of the main pages (names, titles, contrast, keyboard)."""
 from __future__ import annotations

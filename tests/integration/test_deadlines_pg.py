@@ -1,4 +1,4 @@
-"""Issue 5 on PostgreSQL: several sweepers at once never fire a deadline twice
+"""On PostgreSQL: several sweepers at once never fire a deadline twice
 (SELECT … FOR UPDATE SKIP LOCKED), not even a decision's row that a reminder moved on to the
 next alarm; a timeout racing another is retried, not lost; and a move and a timeout that
 deadlock on each other end as a lost race for one of them, never a server error."""

@@ -1,4 +1,4 @@
-"""Issue 9, faults: a relay that says "later" or "never", a worker killed mid-send, a broker
+"""Faults: a relay that says "later" or "never", a worker killed mid-send, a broker
 that dies or hangs while players move.  What must hold through all of them: a move once
 accepted is never lost, every mail owed goes out, and a mail sent twice is the same bytes under
 the same Message-ID (receivers dedupe on it)."""

@@ -1,4 +1,4 @@
-"""Issue 9, under load and abuse: a hundred players pressing the same button at once, a mail
+"""Under load and abuse: a hundred players pressing the same button at once, a mail
 scanner that follows every link, and a fuzzer throwing arbitrary payloads at the move API."""
 from __future__ import annotations
 

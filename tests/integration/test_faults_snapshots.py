@@ -1,4 +1,4 @@
-"""Issue 9, snapshots: a cache of replayed states (migration 0003, service/store/snapshots.py) that
+"""Snapshots: a cache of replayed states (migration 0003, service/store/snapshots.py) that
 ``games.load`` starts from.  A snapshot must equal the full replay, must be ignored after a
 change of the engine's rules version, and must not be used past a rollback to before it."""
 from __future__ import annotations

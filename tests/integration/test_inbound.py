@@ -1,4 +1,4 @@
-"""Issue 7 on the real parts: PostgreSQL, Redis, a Celery worker, an SMTP server, and the
+"""On the real parts: PostgreSQL, Redis, a Celery worker, an SMTP server, and the
 inbound listener as the Procfile runs it (``python -m service.web.inbound_listener``).  Players
 answer their mails by replying with a code, sent with smtplib to the listener's port."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 9, mail in batches with a real worker, broker, database and relay: one task carries
+"""Mail in batches with a real worker, broker, database and relay: one task carries
 one event's mails, and a worker killed in the middle of a batch loses no mail and changes
 none (the batch's rows stay pending; the sweep sends them again, the same bytes)."""
 from __future__ import annotations

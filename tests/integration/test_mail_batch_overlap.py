@@ -1,4 +1,4 @@
-"""Issue 9, round 2, with the real SMTP transport, relay and PostgreSQL: a batch that renders
+"""With the real SMTP transport, relay and PostgreSQL: a batch that renders
 its next mail while the relay answers the previous one still marks each row from its own answer
 only, and a relay that turns unwell stops the batch before another mail goes out."""
 from __future__ import annotations

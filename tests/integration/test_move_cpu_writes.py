@@ -1,4 +1,4 @@
-"""Issue 9: a command's write on PostgreSQL is one statement (``move_writes``) without changing
+"""A command's write on PostgreSQL is one statement (``move_writes``) without changing
 what it writes: every row of every kind, values read back exactly, outbox ids in row order;
 and a Core read in the unit of work sees its pending ORM changes."""
 from __future__ import annotations

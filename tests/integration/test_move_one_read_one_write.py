@@ -1,4 +1,4 @@
-"""Issue 9: on PostgreSQL a player's move is one transaction of three statements: the query
+"""On PostgreSQL a player's move is one transaction of three statements: the query
 that checks its secret (with the seats, clocks and mail modes), the load's one read of the
 events, and one write statement (``move_writes``, its events included).  These tests check
 that the one write is all or nothing (a taken seq writes no event and no projection, even when
@@ -225,7 +225,7 @@ def test_a_vacationers_move_ends_the_vacation_in_the_same_statement(app, clock):
 
 
 def test_a_snapshot_a_move_owes_is_written_in_its_transaction(app):
-    """Issue 9: every ``EVERY`` events a move's load owes a snapshot.  It is written, with the
+    """Every ``EVERY`` events a move's load owes a snapshot.  It is written, with the
     pruning to the newest ``KEEP``, in the move's transaction, two statements more than the
     move's three; each kept snapshot is the state a full replay gives at its seq."""
     client = app.test_client()

@@ -1,4 +1,4 @@
-"""Issue 9: with a Redis broker the dispatcher pushes the task message itself (one LPUSH)
+"""With a Redis broker the dispatcher pushes the task message itself (one LPUSH)
 instead of publishing through Celery.  The message must be the one ``send_task`` stores, so
 the worker runs it the same way (the mail tests here run a real worker on it), and a dead
 broker must still cost one short time-out, logged, never an error."""

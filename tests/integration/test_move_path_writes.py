@@ -1,4 +1,4 @@
-"""Issue 9: on PostgreSQL a command writes its projection rows (deadline cancel, seat clocks,
+"""On PostgreSQL a command writes its projection rows (deadline cancel, seat clocks,
 new deadlines, notified seats, the game row, the outbox) in one statement
 (``service.store.move_writes``); SQLite writes them one statement at a time.  The same game played
 on both must leave exactly the same rows: clocks, deadlines, seats, game row and mail."""

@@ -1,5 +1,5 @@
 """A move reads the seats, clocks and mail modes in the query that checks its secret, before
-it reads the events (issue 9: fewer round trips).  On PostgreSQL (READ COMMITTED) another
+it reads the events (fewer round trips).  On PostgreSQL (READ COMMITTED) another
 move can commit between those two reads; the move must then not act on the older clocks."""
 from __future__ import annotations
 

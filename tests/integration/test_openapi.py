@@ -1,4 +1,4 @@
-"""Issue 9: the OpenAPI 3.1 description at /api/openapi.json is valid, and the live API keeps
+"""The OpenAPI 3.1 description at /api/openapi.json is valid, and the live API keeps
 to it (schemathesis generates requests from it and checks every answer against it)."""
 from __future__ import annotations
 

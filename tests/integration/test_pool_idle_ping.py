@@ -1,4 +1,4 @@
-"""The connection pool without ``pool_pre_ping`` (issue 9): a connection that sat in the pool
+"""The connection pool without ``pool_pre_ping``: a connection that sat in the pool
 is pinged before use and replaced when the server dropped it, while a connection in steady
 use costs no ping (one round trip less per move)."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 9, scaled out: two web processes (gunicorn) and two Celery workers against one
+"""Scaled out: two web processes (gunicorn) and two Celery workers against one
 PostgreSQL and one Redis.  Four players play a whole game, each seat's requests alternating
 between the two web processes and the seats of a simultaneous decision moving at the same
 time; the game must come out as one consistent history, and every mail owed must go out once."""

@@ -1,4 +1,4 @@
-"""Issue 2, end to end on the real parts: PostgreSQL (schema by Alembic from empty), Redis,
+"""End to end on the real parts: PostgreSQL (schema by Alembic from empty), Redis,
 a Celery worker process, an SMTP server; four players play a whole Incan Gold game only by
 following the links in the mails they receive."""
 from __future__ import annotations

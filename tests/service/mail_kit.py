@@ -1,4 +1,4 @@
-"""Helpers for the issue 7 mail tests: an app that sends through a real SMTP server (the
+"""Helpers for the mail tests: an app that sends through a real SMTP server (the
 aiosmtpd sink of the integration tests), the real inbound listener in-process, and replies
 written the way mail clients write them (quote, signature, In-Reply-To/References)."""
 from __future__ import annotations

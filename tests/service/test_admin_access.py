@@ -1,4 +1,4 @@
-"""Who may enter /admin (issue 6): login, sessions, CSRF, rate limit, game admins, the CLI.
+"""Who may enter /admin: login, sessions, CSRF, rate limit, game admins, the CLI.
 
 Choice: a visitor who is not logged in is redirected to the login page from every admin page
 and form; the admin JSON API answers 403; a logged-in admin of other games gets 403."""

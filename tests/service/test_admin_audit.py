@@ -1,4 +1,4 @@
-"""The audit log, time travel, export/import and tamper evidence (issue 6)."""
+"""The audit log, time travel, export/import and tamper evidence."""
 from __future__ import annotations
 
 import io

@@ -1,4 +1,4 @@
-"""Rollback (issue 6): a RolledBack event, never a deletion; old links die; everyone is told."""
+"""Rollback: a RolledBack event, never a deletion; old links die; everyone is told."""
 from __future__ import annotations
 
 import re

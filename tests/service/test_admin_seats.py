@@ -1,4 +1,4 @@
-"""Seat management and the game's course (issue 6): each an event with the admin as actor."""
+"""Seat management and the game's course: each an event with the admin as actor."""
 from __future__ import annotations
 
 from service.store.loading import load

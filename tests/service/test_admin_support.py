@@ -1,4 +1,4 @@
-"""Helpers shared by the admin tests (issue 6).  No tests in here."""
+"""Helpers shared by the admin tests.  No tests in here."""
 from __future__ import annotations
 
 import email

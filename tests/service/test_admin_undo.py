@@ -1,4 +1,4 @@
-"""A player takes back their own move within their turn (issue 6): an Undone event."""
+"""A player takes back their own move within their turn: an Undone event."""
 from __future__ import annotations
 
 from service.store.loading import load

@@ -1,4 +1,4 @@
-"""The JSON API (issue 2): create, read, move; every bad input a clear 4xx and no new event."""
+"""The JSON API: create, read, move; every bad input a clear 4xx and no new event."""
 from __future__ import annotations
 
 from tests.conftest import ADMIN_TOKEN

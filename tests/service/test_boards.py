@@ -1,4 +1,4 @@
-"""Issue 8: the pictures of the table (service/view/games/<game>/board.py) and the per-game page and mail templates.
+"""The pictures of the table (service/view/games/<game>/board.py) and the per-game page and mail templates.
 
 The board modules are pure functions of ``engine.view`` output, so most tests feed them views of
 games played a few moves by the engines' bots; the page/mail tests go through the app."""

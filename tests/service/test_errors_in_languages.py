@@ -1,4 +1,4 @@
-"""Issue 7: the service's own refusals (a stale move, a bad link, a vacation already taken, an
+"""The service's own refusals (a stale move, a bad link, a vacation already taken, an
 admin command on a game in the wrong state ...) reach a Chinese or Japanese reader in their
 language, through the real pages, while the JSON API keeps the English text its clients read.
 

@@ -1,4 +1,4 @@
-"""Issue 7: the games' own texts (terms, action phrases, log lines) are translated.
+"""The games' own texts (terms, action phrases, log lines) are translated.
 
 Each game's phrases (``engine.text``: ``N_``, ``phrase``, ``term``), board and templates are
 extracted into its own gettext domain (``translations/<game>.cfg``); every msgid must have a Chinese and a Japanese text, the

@@ -1,4 +1,4 @@
-"""Issue 7 for Inca Empire: The Card Game: a Chinese or Japanese player reads the game's buttons,
+"""For Inca Empire: The Card Game: a Chinese or Japanese player reads the game's buttons,
 log lines and terms (cities, regions, goods, card texts) in their own language, in turn mails
 and on the play page, and may answer a turn mail with a translated label; an English player
 still reads English.

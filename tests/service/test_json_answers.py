@@ -1,4 +1,4 @@
-"""The JSON answers and the JSON columns decoded with orjson (issue 9) mean what Flask's and
+"""The JSON answers and the JSON columns decoded with orjson mean what Flask's and
 ``json``'s did: same values, same key order, same bytes for ASCII text."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 7: which language a page is in.  ``?lang=`` is remembered in a cookie; without a
+"""Which language a page is in.  ``?lang=`` is remembered in a cookie; without a
 choice the browser's Accept-Language decides (en, zh-Hans, ja), then English; a seat's own
 pages keep following the language stored for the seat.  Choosing a language is a GET and
 changes no game."""

@@ -1,4 +1,4 @@
-"""Issue 7: what the rules refuse, the organiser's clock lines and the admin log reach a
+"""What the rules refuse, the organiser's clock lines and the admin log reach a
 Chinese or Japanese reader in their language, while the JSON API keeps the English text its
 clients read."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 7: the texts around a move are in the reader's language too: the deadline and time
+"""The texts around a move are in the reader's language too: the deadline and time
 left, reminders, a timeout's notice naming the move played, the subject's game title, the
 "Done" message after a move and the take-back button (the engine's phrase is kept in the
 event, so no replay is needed to name a past move)."""

@@ -1,4 +1,4 @@
-"""Issue 7 for The Princes of Machu Picchu: a Chinese and a Japanese player read the game's own
+"""For The Princes of Machu Picchu: a Chinese and a Japanese player read the game's own
 texts (buttons, the mail's move list, the log, district / good / card names) in their language,
 with the terms of the rules texts; a reply naming the move in that language makes it; an
 English player at the same table still reads English.
@@ -152,7 +152,7 @@ def test_the_chinese_and_japanese_players_read_the_game_in_their_language(app, c
     send(listener, write_reply(mail, "リャマの牧草地に無料のインカ人を置く"))
     assert made(app, game["id"])[-1] == (1, {"type": "place_free", "district": "llama_meadow"})
 
-    # the English player: English labels, log and names, as before issue 7
+    # the English player: English labels, log and names, as for any English reader
     english = text_of(newest(smtp, "p2@example.com"))
     for words in ("Place your free Inca on Weaver's Quarter",
                   "P1 places a free Inca on Llama's Meadow", "Corn Terraces"):

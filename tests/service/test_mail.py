@@ -1,4 +1,4 @@
-"""Mail through the outbox (issue 2): owed mail is written with the event and delivered."""
+"""Mail through the outbox: owed mail is written with the event and delivered."""
 from __future__ import annotations
 
 import email
@@ -98,7 +98,7 @@ def test_a_rebuilt_message_is_byte_identical(app, new_game):
 
 
 def test_one_delivery_sends_the_due_rows_of_its_event_and_their_tasks_find_them_sent(app, new_game):
-    """Issue 9: the other seats' mails of the same (game, seq) go out with one replay and one
+    """The other seats' mails of the same (game, seq) go out with one replay and one
     transaction; a row not due yet (in its backoff) is left to its own task."""
     from datetime import timedelta
 

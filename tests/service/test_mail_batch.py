@@ -1,4 +1,4 @@
-"""Issue 9, mail in batches: the rows of one dispatch (one event's mails) are delivered by one
+"""Mail in batches: the rows of one dispatch (one event's mails) are delivered by one
 task, in one transaction with one replay per (game, seq), and each row ends exactly as a
 delivery of its own would have left it."""
 from __future__ import annotations
@@ -230,7 +230,7 @@ def test_a_broker_outage_costs_the_dispatcher_one_try_for_all_its_batches():
 
 def test_the_rows_a_batch_sent_are_written_by_one_update_and_hold_the_written_values(
         app, new_game, queued, clock):
-    """Issue 9, round 7: a send the relay took is only noted; ``_write_sent``'s one UPDATE
+    """A send the relay took is only noted; ``_write_sent``'s one UPDATE
     writes every sent row (the commit's flush writes none of them again), and the rows'
     objects then hold what was written, with no change left for a flush."""
     new_game(players=4)

@@ -1,4 +1,4 @@
-"""Issue 9, round 2: what a mail worker keeps between mails (a frozen heap, signed links made
+"""What a mail worker keeps between mails (a frozen heap, signed links made
 once) must not change what it sends."""
 from __future__ import annotations
 

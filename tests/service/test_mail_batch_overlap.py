@@ -1,4 +1,4 @@
-"""Issue 9, round 2: with an SMTP relay, a batch builds its next mail while the relay answers
+"""With an SMTP relay, a batch builds its next mail while the relay answers
 the previous one.  The mails still go one at a time and in order, a row is marked only from its
 own send's answer, after it came, and a relay that is unwell still stops the batch before the
 next mail goes out."""
@@ -51,7 +51,7 @@ def test_an_overlapped_batch_sends_in_order_from_one_thread_and_marks_each_row_a
     new_game(players=4, clock={"per_decision_hours": 24, "bank_max_hours": 72})
     [batch] = queued
     relay = OverlappingRelay(slow=0.05)
-    real_noted = delivery._noted  # where a batch records each send's outcome (round 7)
+    real_noted = delivery._noted  # where a batch records each send's outcome
 
     def noted_record(row, outcome, now):
         with relay.lock:
@@ -111,7 +111,7 @@ def test_a_relay_error_of_no_known_kind_leaves_the_whole_batch_pending(
 
 def test_the_sender_thread_outlives_an_error_and_sends_the_next_batch_in_a_batch_of_its_own(
         app, new_game, queued, clock):
-    """Issue 9, round 7: the sends go to one thread through a plain queue; an error raised in
+    """The sends go to one thread through a plain queue; an error raised in
     it reaches its own batch only, and the same thread sends the next batch's mail."""
     new_game(players=3)
     new_game(players=4)
@@ -128,7 +128,7 @@ def test_the_sender_thread_outlives_an_error_and_sends_the_next_batch_in_a_batch
 
 
 def test_a_forked_process_gets_a_sender_thread_of_its_own(monkeypatch):
-    """Issue 9, round 7: a child forked after its parent made the sender thread has no such
+    """A child forked after its parent made the sender thread has no such
     thread; its first batch must make its own rather than queue sends nobody takes."""
     parents = delivery._sender()
     assert delivery._sender() is parents

@@ -1,4 +1,4 @@
-"""Issue 9, round 6, on PostgreSQL: a batch's lock statement also brings its games and
+"""On PostgreSQL: a batch's lock statement also brings its games and
 relaxes its commit, and one more reads the seats of all its games
 (``service/store/mail_reads.py``).  The mails are those a load of each row makes, byte for
 byte, and a batch reads no game or seat row besides."""

@@ -1,4 +1,4 @@
-"""Issue 7: every mail (and the pages of issue 7) in English, Chinese (zh-Hans) and Japanese,
+"""Every mail (and the pages of) in English, Chinese (zh-Hans) and Japanese,
 chosen per player; the catalogs are complete and their committed .mo files are current."""
 from __future__ import annotations
 

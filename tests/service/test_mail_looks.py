@@ -1,5 +1,5 @@
-"""Issue 7: HTML mail whose styles are all inline (mail clients drop <style>), and a plain-text
-part that reads on its own.  Game mails are written with their styles inline (issue 9: no
+"""HTML mail whose styles are all inline (mail clients drop <style>), and a plain-text
+part that reads on its own.  Game mails are written with their styles inline (no
 inliner runs per mail); the daily digest's CSS is inlined by css-inline."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 7: preferences per seat (every turn / daily digest / off), "my games" by a magic
+"""Preferences per seat (every turn / daily digest / off), "my games" by a magic
 link, RFC 8058 one-click unsubscribe, and the daily digest."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 7: reply to move.  Mail goes out through a real SMTP server (aiosmtpd); replies come
+"""Reply to move.  Mail goes out through a real SMTP server (aiosmtpd); replies come
 back through the real inbound listener (smtplib to its port) or the webhook."""
 from __future__ import annotations
 

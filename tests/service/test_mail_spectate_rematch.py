@@ -1,4 +1,4 @@
-"""Issue 7: the public spectator link (no secrets, no actions) and the rematch of a finished
+"""The public spectator link (no secrets, no actions) and the rematch of a finished
 game (same players, seats rotated)."""
 from __future__ import annotations
 

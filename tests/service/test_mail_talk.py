@@ -1,4 +1,4 @@
-"""Issue 7: table talk, from the play page (POST + CSRF) and by replying with words."""
+"""Table talk, from the play page (POST + CSRF) and by replying with words."""
 from __future__ import annotations
 
 import re

@@ -1,4 +1,4 @@
-"""Migration 0008 (issue 9): a decision's three pending deadline rows become one, its earliest
+"""Migration 0008: a decision's three pending deadline rows become one, its earliest
 alarm, which the sweep moves on; a downgrade gives the older code its timeout rows back.
 Run on SQLite and on PostgreSQL, the two databases the service runs on."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 10: mail of no game yet goes through its own outbox, at least once, with the same
+"""Mail of no game yet goes through its own outbox, at least once, with the same
 dispatch: in-process in the embedded default, a Celery task by name with Redis, the sweep."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 10: ``flask chasqui demo`` (what ``./chasqui run`` calls) uses the organiser flow."""
+"""``flask chasqui demo`` (what ``./chasqui run`` calls) uses the organiser flow."""
 from __future__ import annotations
 
 from sqlalchemy import select

@@ -1,4 +1,4 @@
-"""Issue 10: a group starts its own game without an admin -- sign in by mail, the new-game
+"""A group starts its own game without an admin -- sign in by mail, the new-game
 form, invitations, every seat accepts, the game starts, and only then turn mail."""
 from __future__ import annotations
 

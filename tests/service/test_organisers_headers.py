@@ -1,4 +1,4 @@
-"""Issue 10: security headers on every page (walks every GET route of the app)."""
+"""Security headers on every page (walks every GET route of the app)."""
 from __future__ import annotations
 
 import re
@@ -59,7 +59,7 @@ def test_the_session_cookie_is_secure_only_over_https(tmp_path, clock):
 
 
 def test_a_security_header_a_view_set_itself_is_replaced_not_doubled(tmp_path, clock):
-    """Issue 9's fast path appends the headers; a response that already holds one of them
+    """A fast path appends the headers; a response that already holds one of them
     (any case) still ends with the policy's one value, as ``Headers.update`` left it."""
     from flask import Response
 

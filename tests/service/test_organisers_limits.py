@@ -1,4 +1,4 @@
-"""Issue 10: limits against abuse answer 429 with a clear message and change nothing."""
+"""Limits against abuse answer 429 with a clear message and change nothing."""
 from __future__ import annotations
 
 from datetime import timedelta
@@ -72,8 +72,8 @@ def test_the_default_limit_can_be_switched_off(tmp_path, clock):
 
 
 def test_with_the_default_off_a_route_with_its_own_limit_is_still_limited(tmp_path, clock):
-    """Issue 10: "off" switches the default off, not the sign-in's own limit (issue 9 made the
-    limiter skip the requests that no limit can apply to)."""
+    """"off" switches the default off, not the sign-in's own limit (the limiter
+    finds the default exempt for every request)."""
     app = make_app(tmp_path, clock, CHASQUI_RATE_LIMIT="off")
     client = app.test_client()
     token = csrf(client, "/signin")

@@ -1,4 +1,4 @@
-"""Issue 10: open games in the public lobby; joining is confirmed by mail like an invitation."""
+"""Open games in the public lobby; joining is confirmed by mail like an invitation."""
 from __future__ import annotations
 
 from sqlalchemy import select

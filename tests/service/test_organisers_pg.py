@@ -1,4 +1,4 @@
-"""Issue 10 on PostgreSQL: the flow, and two last acceptances at once start one game only
+"""On PostgreSQL: the flow, and two last acceptances at once start one game only
 (the pending game is locked FOR UPDATE).  Skips without PostgreSQL, fails under CI=true."""
 from __future__ import annotations
 

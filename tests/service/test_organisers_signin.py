@@ -1,4 +1,4 @@
-"""Issue 10: sign in by mail -- single use, 15 minutes, a POST button, no passwords."""
+"""Sign in by mail -- single use, 15 minutes, a POST button, no passwords."""
 from __future__ import annotations
 
 from datetime import timedelta

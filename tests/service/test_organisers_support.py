@@ -1,4 +1,4 @@
-"""Helpers shared by the organiser tests (issue 10).  No tests in here."""
+"""Helpers shared by the organiser tests.  No tests in here."""
 from __future__ import annotations
 
 import email

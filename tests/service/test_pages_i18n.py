@@ -1,4 +1,4 @@
-"""Issue 7: every page (play, confirm, moved on, errors, index, lobby, spectate, my games,
+"""Every page (play, confirm, moved on, errors, index, lobby, spectate, my games,
 unsubscribe, sign-in, invitations, each game's view and move forms, the organisers' own pages,
 the admin pages and the local mailbox) and the flash messages in English, Chinese (zh-Hans)
 and Japanese; a seat's pages follow its language preference.  How the language is chosen

@@ -1,5 +1,5 @@
-"""Issue 8: multi-step turns as one planned sequence with a preview; standing orders on the
-page; issue 5: a player's time zone."""
+"""Multi-step turns as one planned sequence with a preview; standing orders on the
+page;: a player's time zone."""
 from __future__ import annotations
 
 import json
@@ -108,7 +108,7 @@ def test_a_player_chooses_a_time_zone_for_their_deadlines(app, client, new_game)
 
 
 def test_deadlines_show_in_the_players_time_zone_on_the_page_and_in_mail(app, client, new_game):
-    """Issue 5: "an absolute time in the player's time zone and as 'in 1 day 3 h'"."""
+    """"an absolute time in the player's time zone and as 'in 1 day 3 h'"."""
     from tests.service.test_mail import mails
     data, secrets = new_game(players=3)
     token = form_fields(client.get(f"/play/{secrets[1]}").get_data(as_text=True))["csrf_token"]

@@ -1,4 +1,4 @@
-"""Play pages (issue 2): a GET never changes a game; moves are CSRF-protected POSTs."""
+"""Play pages: a GET never changes a game; moves are CSRF-protected POSTs."""
 from __future__ import annotations
 
 import re

@@ -1,5 +1,5 @@
 """The process cache of decoded snapshots (service/store/snapshots.py, ``StateCache``) and
-``snapshots.apply``: the pieces of issue 9's load that need no database."""
+``snapshots.apply``: the pieces of the load that need no database."""
 from __future__ import annotations
 
 from engine import get_game

@@ -1,4 +1,4 @@
-"""The event store (issue 2): hash chain, tamper evidence, immutability, optimistic appends.
+"""The event store: hash chain, tamper evidence, immutability, optimistic appends.
 Run on SQLite and on the real PostgreSQL."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 5, clocks: time banks, reminders at marks, timeouts as events, no stalled games."""
+"""Clocks: time banks, reminders at marks, timeouts as events, no stalled games."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
@@ -129,7 +129,7 @@ def pending_alarms(app, game_id, seat):
 
 def test_a_decision_has_one_deadline_row_that_moves_on_to_each_alarm(app, client, clock, admin_headers, new_game):
     """Reminders at 24 h and 2 h before the 48 h deadline, then the timeout: one row, moved on
-    by the sweep that fired the alarm before (issue 9: a third of the rows to write and cancel)."""
+    by the sweep that fired the alarm before (a third of the rows to write and cancel)."""
     data, _ = new_game(players=3, clock=NO_VACATION)
     start = clock().replace(tzinfo=None)
     assert pending_alarms(app, data["id"], 0) == [("reminder:24", start + 24 * HOUR)]
@@ -408,7 +408,7 @@ def test_the_real_clock_under_time_machine_fires_reminders_once(tmp_path):
 
 
 def test_the_pause_policy_mails_the_games_admin(app, client, clock, admin_headers):
-    """Issue 5: ``pause`` — the game waits and the admin is mailed."""
+    """``pause`` — the game waits and the admin is mailed."""
     from email import message_from_string, policy
     from service.mail.mailer import due_ids as account_due, deliver as deliver_account
     from service.application.admin_auth import create_admin, grant_game
@@ -438,7 +438,7 @@ def test_the_pause_policy_mails_the_games_admin(app, client, clock, admin_header
 
 
 def test_a_games_clock_options_are_read_alike_whether_or_not_they_were_seen_before():
-    """Issue 9: ``clock_of`` keeps each option set it validated; issue 5's rules still hold
+    """``clock_of`` keeps each option set it validated; the clock rules still hold
     for every set, whatever came before it (``True`` and ``1`` are not the same option).  A
     recorded set the rules refuse is read within them (``stored_clock``), never as a set seen
     before that looks alike."""

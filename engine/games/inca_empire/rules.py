@@ -92,7 +92,7 @@ def legal(state: dict, seat: int) -> list[dict]:
 def find(state: dict, seat: int, action) -> dict:
     """The ``legal`` entry equal to ``action`` (labels aside), else ``IllegalAction`` with the
     refusal ``find_legal`` gives -- checked directly, without listing them all (building every
-    placement and road to validate one move was 92 % of replay time).  test_validation.py
+    placement and road to validate one move was most of replay time).  test_validation.py
     checks that this accepts exactly what ``legal`` lists."""
     if seat not in to_act(state):
         return find_legal([], action)  # raises

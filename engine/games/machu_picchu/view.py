@@ -4,7 +4,7 @@ Why here: hidden information (Sacrifice Card faces, the deck order) must never l
 engine for another seat, so everything shown goes through ``view``; only the owner's cards
 are listed, other hands are counts, until the game is over.  Labels and log lines are
 phrases (``engine.text``), not English sentences: the service shows them in each reader's
-language (issue 7); their English rendering is the ``label`` kept in the audit log.
+language; their English rendering is the ``label`` kept in the audit log.
 """
 from __future__ import annotations
 

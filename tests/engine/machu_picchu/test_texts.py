@@ -1,4 +1,4 @@
-"""Issue 7: what the engine says (action labels, log lines) are phrases, not English sentences.
+"""What the engine says (action labels, log lines) are phrases, not English sentences.
 
 A phrase (``engine.text``) keeps the English template apart from its arguments, so the service
 can show it in each reader's language; its English rendering is exactly the label and log

@@ -7,7 +7,7 @@ their cost.  ``mail_html(view)`` is the same grid as an inline-styled HTML table
 (names, text, goals) come from the engine's public card tables, looked up by the ids the view
 gives; the view alone decides which ids a seat may see.
 
-Every word shown is in the page's or mail's language (issue 7): the board's own texts through
+Every word shown is in the page's or mail's language: the board's own texts through
 ``_``; the engine's terms (card names, regions, goods, card texts) and phrases through ``tr``,
 from the ``inca_empire`` catalog (translations/inca_empire.cfg).
 """
