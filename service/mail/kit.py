@@ -117,10 +117,10 @@ def gettext_callables(language: str | None = None) -> dict:
     context, where names are resolved before the globals; a message without variables is
     finished once per catalog, not once per call, and one with variables is translated once
     (then filled in on each call).  ``tr_gettext``: the catalog's own
-    ``gettext``, which the ``tr`` filter of the mail templates uses (``mail.mail_templates``).
+    ``gettext``, which the ``tr`` filter of the mail templates uses.
 
-    ``language``: the callables of that language's catalog, kept per app (
-    asking Flask-Babel for the catalog was a visible share of building a mail).  Flask-Babel itself keeps
+    ``language``: the callables of that language's catalog, kept per app (asking
+    Flask-Babel for the catalog was a visible share of building a mail).  Flask-Babel itself keeps
     each (locale, domain)'s catalog for the app's life once loaded, so the kept callables are
     bound to the very catalog it would give.  The returned dict is shared: read it, do not
     change it."""
@@ -159,8 +159,7 @@ def _kept_callables() -> dict:
 @lru_cache(maxsize=16)
 def _bound_gettext(translations):
     """Jinja's newstyle callables read only the evaluation context's ``autoescape``, so these
-    take the evaluation context rather than the template context: the same text, and the mail
-    environment's ``MailContext`` calls them without ``Context.call``."""
+    take the evaluation context rather than the template context: the same text."""
     from jinja2 import pass_eval_context
     from markupsafe import Markup
 
@@ -269,7 +268,7 @@ def add_headers(message, settings, loaded, row, language: str,
                 context: dict | None = None) -> None:
     """Reply-To (a reply makes a move or talks to the table), the seq the mail shows (so a
     reply can be checked for staleness), RFC 2369/8058 unsubscribe headers.  ``message``: an
-    ``EmailMessage`` or a ``service.mail.mime.HeaderList`` (both take ``[name] =`` and ``set_raw``).
+    an ``EmailMessage`` (or anything that takes ``[name] =`` and ``set_raw``).
     ``context``: this row's ``extra_context``, whose signed links are reused (not re-signed)."""
     if row.seat is not None:
         if context is not None and "reply_to" in context:

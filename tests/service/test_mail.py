@@ -124,43 +124,6 @@ def test_one_delivery_sends_the_due_rows_of_its_event_and_their_tasks_find_them_
     assert all(r.attempts == 1 for r in outbox(app))
 
 
-def test_the_memo_policy_writes_the_bytes_of_the_default_policy(app, client, new_game, monkeypatch):
-    """The header memo (service.mail.compose.MemoPolicy) changes the speed, never the bytes."""
-    from email import policy
-    from email.generator import BytesGenerator
-    import io
-
-    from service.mail import compose as mail_module
-    from service.store.loading import load
-    from service.store.preferences import set_preference
-    _, secrets = new_game(players=3)
-    for seat in range(3):
-        client.post(f"/api/play/{secrets[seat]}", json={"action": {"type": "stay"}, "seq": 1})
-    svc = services(app)
-    with svc.db.unit_of_work() as session:
-        game_id = outbox(app)[0].game_id
-        set_preference(session, game_id, 1, svc.clock(), language="ja")
-
-    def flattened(message) -> tuple[bytes, str]:
-        out = io.BytesIO()  # as smtplib.send_message writes it
-        BytesGenerator(out, policy=message.policy.clone(utf8=False)).flatten(message, linesep="\r\n")
-        return out.getvalue(), message.as_string()
-
-    with app.app_context(), svc.db.reading() as session:
-        rows = list(session.scalars(select(OutboxRow).order_by(OutboxRow.id)))
-        assert len(rows) >= 6
-        memo = [flattened(mail_module.build_message(
-            svc.settings, load(session, r.game_id, upto=r.seq), r)) for r in rows]
-        memo_again = [flattened(mail_module.build_message(
-            svc.settings, load(session, r.game_id, upto=r.seq), r)) for r in rows]
-        # the same settings without the memo (raw headers such as List-Unsubscribe are never
-        # refolded by either)
-        monkeypatch.setattr(mail_module, "MAIL_POLICY", policy.default.clone(refold_source="none"))
-        plain = [flattened(mail_module.build_message(
-            svc.settings, load(session, r.game_id, upto=r.seq), r)) for r in rows]
-    assert memo == memo_again == plain
-
-
 def test_languages_for_several_rows_agree_with_language_for_each(app, new_game):
     from service.mail import kit as mailkit
     from service.store.preferences import set_preference
