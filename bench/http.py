@@ -127,7 +127,7 @@ class Server:
 
 class Client:
     def __init__(self, port: int):
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
 
     def call(self, method: str, path: str, body=None, headers=None):
         """(status, JSON body).  A connection the server dropped is answered as status 599,
@@ -138,7 +138,7 @@ class Client:
                               headers={"Content-Type": "application/json", **(headers or {})})
             response = self.conn.getresponse()
             return response.status, json.loads(response.read() or b"null")
-        except (ConnectionError, http.client.HTTPException) as error:
+        except (ConnectionError, TimeoutError, http.client.HTTPException) as error:
             self.conn.close()
             return 599, {"error": repr(error)}
 
