@@ -1,4 +1,10 @@
-"""Configuration from the environment, with an embedded default that needs nothing installed."""
+"""Configuration from the environment and the instance's settings file, with an embedded
+default that needs nothing installed.
+
+A setting is read from the process's environment first, then from ``chasqui.env`` in the
+instance folder (``instance/`` beside the code, or ``CHASQUI_INSTANCE``), then the default.
+The file is what makes one base URL reach every command: a variable exported in the shell
+of ``./chasqui run`` is not seen by ``./chasqui admin create`` in another shell, the file is."""
 from __future__ import annotations
 
 import os
@@ -6,8 +12,12 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
+from dotenv import dotenv_values
+
 ROOT = Path(__file__).resolve().parents[2]
 INSTANCE = ROOT / "instance"
+SETTINGS_FILE = "chasqui.env"
+DEFAULT_PORT = 5000
 
 
 @dataclass(frozen=True)
@@ -33,6 +43,8 @@ class Settings:
     # Proxies in front of the app whose X-Forwarded-For/-Proto are trusted (0: none), so
     # that rate limits count per client, not per proxy.
     proxy_hops: int = 0
+    # The development server's port (``./chasqui run``; a deployment's web process binds its own).
+    port: int = DEFAULT_PORT
 
     @property
     def embedded_tasks(self) -> bool:
@@ -45,30 +57,60 @@ class Settings:
         return not self.smtp_url
 
 
-def _persistent_secret() -> str:
+def instance_folder(env) -> Path:
+    """Where the local database, the dev secret and the settings file live."""
+    return Path(env.get("CHASQUI_INSTANCE") or INSTANCE)
+
+
+def settings_file(env=None) -> Path:
+    return instance_folder(os.environ if env is None else env) / SETTINGS_FILE
+
+
+def file_settings(env=None) -> dict[str, str]:
+    """The settings file's variables (none when it does not exist); a line without a value
+    (``KEY`` alone) sets nothing."""
+    path = settings_file(env)
+    if not path.is_file():
+        return {}
+    return {key: value for key, value in dotenv_values(path).items() if value is not None}
+
+
+def configured() -> dict[str, str]:
+    """The process's settings: the settings file, overridden by the environment."""
+    return {**file_settings(), **{key: value for key, value in os.environ.items() if value}}
+
+
+def _persistent_secret(folder: Path) -> str:
     """A dev secret that survives restarts, so links in the local mailbox keep working."""
-    INSTANCE.mkdir(exist_ok=True)
-    path = INSTANCE / "secret_key"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "secret_key"
     if not path.exists():
         path.write_text(secrets.token_urlsafe(32))
     return path.read_text().strip()
 
 
+def default_base_url(env) -> str:
+    """The development server's own address: ``./chasqui run`` serves on ``PORT``."""
+    return f"http://127.0.0.1:{env.get('PORT') or DEFAULT_PORT}"
+
+
 def from_env(env: dict[str, str] | None = None) -> Settings:
-    env = os.environ if env is None else env
-    database_url = env.get("CHASQUI_DATABASE_URL") or f"sqlite:///{INSTANCE / 'chasqui.sqlite3'}"
+    """Settings from ``env`` alone (tests pass one), or by default from ``configured()``."""
+    env = configured() if env is None else env
+    folder = instance_folder(env)
+    database_url = env.get("CHASQUI_DATABASE_URL") or f"sqlite:///{folder / 'chasqui.sqlite3'}"
     if database_url.startswith("postgres://"):  # the spelling some hosts hand out
         database_url = "postgresql://" + database_url[len("postgres://"):]
     if database_url.startswith("postgresql://"):
         database_url = "postgresql+psycopg://" + database_url[len("postgresql://"):]
-    base_url = (env.get("CHASQUI_BASE_URL") or "http://127.0.0.1:5000").rstrip("/")
+    base_url = (env.get("CHASQUI_BASE_URL") or default_base_url(env)).rstrip("/")
     domain = env.get("CHASQUI_MAIL_DOMAIN") or base_url.split("//", 1)[-1].split("/")[0].split(":")[0]
     return Settings(
         database_url=database_url,
         redis_url=env.get("CHASQUI_REDIS_URL") or None,
         smtp_url=env.get("CHASQUI_SMTP_URL") or None,
         base_url=base_url,
-        secret_key=env.get("CHASQUI_SECRET_KEY") or _persistent_secret(),
+        secret_key=env.get("CHASQUI_SECRET_KEY") or _persistent_secret(folder),
         admin_token=env.get("CHASQUI_ADMIN_TOKEN") or None,
         mail_from=env.get("CHASQUI_MAIL_FROM") or f"Chasqui <chasqui@{domain}>",
         mail_domain=domain,
@@ -79,4 +121,30 @@ def from_env(env: dict[str, str] | None = None) -> Settings:
         invites_per_day=int(env.get("CHASQUI_INVITES_PER_DAY") or 50),
         rate_limit=env.get("CHASQUI_RATE_LIMIT") or "1000 per minute",
         proxy_hops=int(env.get("CHASQUI_PROXY_HOPS") or 0),
+        port=int(env.get("PORT") or DEFAULT_PORT),
     )
+
+
+# Each variable and the setting it makes (``chasqui config`` lists them in this order);
+# the README's configuration table says what each means.
+VARIABLES = {
+    "CHASQUI_BASE_URL": "base_url", "PORT": "port", "CHASQUI_DATABASE_URL": "database_url",
+    "CHASQUI_REDIS_URL": "redis_url", "CHASQUI_SMTP_URL": "smtp_url",
+    "CHASQUI_SECRET_KEY": "secret_key", "CHASQUI_ADMIN_TOKEN": "admin_token",
+    "CHASQUI_MAIL_FROM": "mail_from", "CHASQUI_MAIL_DOMAIN": "mail_domain",
+    "CHASQUI_QUEUE": "queue", "CHASQUI_INBOUND_TOKEN": "inbound_token",
+    "CHASQUI_INBOUND_ADDRESS": "inbound_address", "CHASQUI_SIGNIN_PER_HOUR": "signin_per_hour",
+    "CHASQUI_INVITES_PER_DAY": "invites_per_day", "CHASQUI_RATE_LIMIT": "rate_limit",
+    "CHASQUI_PROXY_HOPS": "proxy_hops",
+}
+SECRETS = {"CHASQUI_SECRET_KEY", "CHASQUI_ADMIN_TOKEN", "CHASQUI_INBOUND_TOKEN"}
+
+
+def origin(name: str) -> str:
+    """Where the process's value of ``name`` comes from: "environment", the settings file's
+    path, or "default"."""
+    if os.environ.get(name):
+        return "environment"
+    if file_settings().get(name):
+        return str(settings_file())
+    return "default"

@@ -1,4 +1,9 @@
-"""``flask --app service.web.wsgi chasqui …``: operations from the command line."""
+"""``flask --app service.web.wsgi chasqui …``: operations from the command line.
+
+``./chasqui VERB …`` runs the same commands from the project's own virtualenv, so a newcomer
+needs to activate nothing; a deployment (the Procfile) calls ``flask`` itself.  Every URL a
+command prints is made from the configured base URL (``service.core.config``: the
+environment, then ``instance/chasqui.env``)."""
 from __future__ import annotations
 
 import logging
@@ -22,8 +27,6 @@ log = logging.getLogger(__name__)
 group = AppGroup("chasqui", help="Chasqui operations.")
 
 FILE_LIMIT = 256 * 1024 * 1024  # a record file read by hand: far beyond any game's, still bounded
-DEMO_PLAYERS = [("Ana", "ana@example.com"), ("Ben", "ben@example.com"),
-                ("Cai", "cai@example.com"), ("Dee", "dee@example.com")]
 
 
 @group.command("upgrade")
@@ -36,30 +39,54 @@ def upgrade():
 @group.command("demo")
 @click.option("--game", default=next(iter(GAMES)), show_default=True,
               type=click.Choice(list(GAMES)))
-@click.option("--if-empty", is_flag=True, help="only when no game exists yet")
+@click.option("--if-empty", is_flag=True,
+              help="only when no game exists yet; else print the demo's links again")
 @click.option("--accept/--no-accept", default=True,
               help="accept the invitations for the demo players (default), or leave them to you")
 def demo(game: str, if_empty: bool, accept: bool):
     """Ana organises a demo game and invites Ben, Cai and Dee (the organiser flow);
     mail lands in the local mailbox.  Prints the play links (or, with --no-accept, the
     invitation links)."""
-    from service.application.demo import create_demo
+    from service.application.demo import DEMO_PLAYERS, create_demo
     from service.store.models import PendingGameRow
 
     svc = services()
-    base = svc.settings.base_url
     if if_empty:
         with svc.db.reading() as session:
             first = (session.scalars(select(GameRow.id).limit(1)).first()
                      or session.scalars(select(PendingGameRow.id).limit(1)).first())
         if first is not None:
-            click.echo(f"games exist already; mailbox: {base}/mailbox/")
+            click.echo("games exist already; no new demo was made")
+            print_demo_links(svc)
             return
     result = create_demo(svc, game, DEMO_PLAYERS, accept=accept)
     click.echo(f"demo: {DEMO_PLAYERS[0][0]} ({result.organiser}) organised a game of {game} "
                f"and invited {', '.join(n for n, _ in DEMO_PLAYERS[1:])}")
+    print_links(svc, result)
+
+
+@group.command("links")
+def links():
+    """Print the demo's links again: its four play links (or, while its invitations are
+    open, their links), the organiser's page and the mailbox."""
+    if not print_demo_links(services()):
+        raise click.ClickException("there is no demo game yet: ./chasqui run makes one")
+
+
+def print_demo_links(svc) -> bool:
+    from service.application.demo import demo_again
+
+    result = demo_again(svc)
+    if result is None:
+        print_site_links(svc)
+        return False
+    print_links(svc, result)
+    return True
+
+
+def print_links(svc, result) -> None:
     if result.game_id:
-        click.echo(f"  the demo players accepted; demo game {result.game_id} ({game}) started")
+        click.echo(f"  the demo players accepted; demo game {result.game_id} ({result.game}) started")
         for name, url in result.play_links:
             click.echo(f"  {name}: {url}")
     else:
@@ -67,9 +94,33 @@ def demo(game: str, if_empty: bool, accept: bool):
                    "(or from the invitation mails in the mailbox):")
         for name, url in result.invitation_links:
             click.echo(f"  {name}: {url}")
+    print_site_links(svc)
+
+
+def print_site_links(svc) -> None:
+    base = svc.settings.base_url
     click.echo(f"  organise your own game: {base}/organise/new (sign in by mail, no password)")
     if svc.settings.local_mailbox:
         click.echo(f"  mailbox: {base}/mailbox/")
+    warn_if_shell_only()
+
+
+def warn_if_shell_only() -> None:
+    """A base URL (or port) exported in this shell alone is not what another shell's commands
+    will print: say where to put it once for all of them."""
+    import os
+
+    from service.core import config
+
+    kept = config.file_settings()
+    for variable in SHARED_BY_LINKS:
+        value = os.environ.get(variable, "")
+        if config.origin(variable) == "environment" and kept.get(variable) != value:
+            click.echo(f"  note: {variable}={value} is set in this shell only; for every "
+                       f"command, put that line in {config.settings_file()}")
+
+
+SHARED_BY_LINKS = ("CHASQUI_BASE_URL", "PORT")  # the settings every printed URL is made from
 
 
 @group.command("verify")
@@ -175,7 +226,11 @@ def tick_once(svc) -> None:
             log.exception("tick: %s failed; the next tick tries again", step.__name__)
 
 
-@group.command("create-admin")
+admin = AppGroup("admin", help="Admin accounts.")
+group.add_command(admin)
+
+
+@admin.command("create")
 @click.argument("email")
 @click.option("--password", help="the password (asked for, hidden, when not given)")
 @click.option("--game", "games", multiple=True,
@@ -195,3 +250,39 @@ def create_admin_command(email: str, password: str | None, games: tuple[str, ...
     except AdminError as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"{address} is a {kind}; log in at {svc.settings.base_url}/admin/login")
+
+
+@group.command("config")
+@click.argument("name", required=False)
+def config_command(name: str | None):
+    """Show the settings in effect and where each comes from (the environment, the settings
+    file, or the default); with NAME, print that setting's value alone."""
+    from service.core import config
+
+    settings = services().settings
+    if name is not None:
+        if name not in config.VARIABLES:
+            raise click.ClickException(f"no setting {name}; known: {', '.join(config.VARIABLES)}")
+        click.echo(shown(name, getattr(settings, config.VARIABLES[name])))
+        return
+    click.echo(f"settings file: {config.settings_file()} (the environment wins over it)")
+    for variable, field_name in config.VARIABLES.items():
+        click.echo(f"  {variable} = {shown(variable, getattr(settings, field_name))}"
+                   f"  ({config.origin(variable)})")
+
+
+def shown(variable: str, value) -> str:
+    """A setting as ``chasqui config`` prints it: secrets and URL passwords masked."""
+    from urllib.parse import urlsplit
+
+    from service.core.config import SECRETS
+
+    if value is None:
+        return "(unset)"
+    if variable in SECRETS:
+        return "(set)"
+    text = str(value)
+    parts = urlsplit(text) if "://" in text else None
+    if parts is not None and parts.password:
+        return text.replace(f":{parts.password}@", ":***@", 1)
+    return text

@@ -190,13 +190,13 @@ def test_a_game_admin_sees_only_their_own_games_and_only_public_information(app,
 
 def test_cli_create_admin_with_option_or_prompt(app):
     runner = app.test_cli_runner()
-    result = runner.invoke(args=["chasqui", "create-admin", "Ops@Example.org", "--password", "long enough pw"])
+    result = runner.invoke(args=["chasqui", "admin", "create", "Ops@Example.org", "--password", "long enough pw"])
     assert result.exit_code == 0, result.output
     assert "ops@example.org is a site admin" in result.output
-    prompted = runner.invoke(args=["chasqui", "create-admin", "two@example.org"],
+    prompted = runner.invoke(args=["chasqui", "admin", "create", "two@example.org"],
                              input="another long pw\nanother long pw\n")
     assert prompted.exit_code == 0, prompted.output
-    short = runner.invoke(args=["chasqui", "create-admin", "three@example.org", "--password", "short"])
+    short = runner.invoke(args=["chasqui", "admin", "create", "three@example.org", "--password", "short"])
     assert short.exit_code != 0 and "at least" in short.output
     client = app.test_client()
     login(client, "ops@example.org", "long enough pw")
@@ -206,10 +206,10 @@ def test_cli_create_admin_with_option_or_prompt(app):
 def test_cli_create_admin_of_one_game(app, client, new_game):
     data, _ = new_game(players=3)
     runner = app.test_cli_runner()
-    result = runner.invoke(args=["chasqui", "create-admin", GAME_EMAIL, "--password", GAME_PASSWORD,
+    result = runner.invoke(args=["chasqui", "admin", "create", GAME_EMAIL, "--password", GAME_PASSWORD,
                                  "--game", data["id"]])
     assert result.exit_code == 0 and f"admin of {data['id']}" in result.output
-    assert runner.invoke(args=["chasqui", "create-admin", "x@example.org", "--password",
+    assert runner.invoke(args=["chasqui", "admin", "create", "x@example.org", "--password",
                                GAME_PASSWORD, "--game", "nope"]).exit_code != 0
     login(client, GAME_EMAIL, GAME_PASSWORD)
     assert client.get(f"/admin/games/{data['id']}").status_code == 200
