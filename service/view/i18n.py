@@ -13,6 +13,7 @@ from babel.support import NullTranslations, Translations
 
 from engine.text import render
 from service.core.config import ROOT
+from service.core.language_codes import LOCALES
 from service.view import presentations
 
 def N_(text: str) -> str:
@@ -42,7 +43,6 @@ SERVICE_TEXTS = (
 RUNTIME_TEXTS = SERVICE_TEXTS + presentations.runtime_texts()
 
 TRANSLATIONS = ROOT / "translations"
-LOCALES = ("en", "zh_Hans", "ja")
 # One catalog per domain: the service's own texts, then each game's terms and phrases (extracted
 # from its engine package, so a game's translators need not touch the others' files).
 DOMAINS = ("messages", *presentations.gettext_domains())
