@@ -51,11 +51,17 @@ CONTENT_LANGUAGE = {"en": "en", "zh_Hans": "zh-Hans", "ja": "ja"}
 
 @lru_cache(maxsize=None)
 def catalog(language: str) -> NullTranslations:
-    if language == "en" or language not in LOCALES:
+    """Every domain's catalog of ``language`` merged, as Flask-Babel merges them for a page
+    (the plural rule comes from the catalogs).  English has catalogs too, for the few engine
+    terms whose msgid is an internal id (``translations/en``)."""
+    if language not in LOCALES:
         return NullTranslations()
-    merged = Translations.load(str(TRANSLATIONS), [language], DOMAINS[0])
-    for domain in DOMAINS[1:]:
-        merged.merge(Translations.load(str(TRANSLATIONS), [language], domain))
+    merged = Translations()
+    for domain in DOMAINS:
+        found = Translations.load(str(TRANSLATIONS), [language], domain)
+        merged.merge(found)
+        if hasattr(found, "plural"):
+            merged.plural = found.plural
     return merged
 
 
