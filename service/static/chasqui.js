@@ -1,5 +1,6 @@
 // Progressive enhancement only: every page works without this file (plain forms).
-// 1. A pressed move button turns into "Sending…" and the form cannot be sent twice.
+// 1. A pressed move button turns into "Sending…" (in the page's language: the template puts
+//    the text on <body data-sending>) and the form cannot be sent twice.
 // 2. On the Machu Picchu map, choosing a district moves the focus to its move button.
 // 3. The local mailbox's preview of a mail is as tall as the mail, not a box that scrolls.
 (function () {
@@ -9,10 +10,11 @@
     if (form.dataset.sent === "1") { event.preventDefault(); return; }
     form.dataset.sent = "1";
     var buttons = form.querySelectorAll("button[type=submit]");
+    var sending = document.body.getAttribute("data-sending") || "Sending…";
     for (var i = 0; i < buttons.length; i++) {
       buttons[i].setAttribute("aria-disabled", "true");
       buttons[i].dataset.label = buttons[i].textContent;
-      buttons[i].textContent = "Sending…";
+      buttons[i].textContent = sending;
     }
   });
   window.addEventListener("pageshow", function () {  // back button: make forms usable again

@@ -6,6 +6,8 @@ CSS).  This module knows no game, so any game's board may import it without a cy
 """
 from __future__ import annotations
 
+import unicodedata
+
 
 def _(text: str, **values) -> str:
     """A picture's words (SVG titles and labels, mail tables) in the page's or mail's language
@@ -18,6 +20,15 @@ def _(text: str, **values) -> str:
 
         text = gettext(text)
     return text % values if values else text
+
+def text_width(text: str, size: float) -> float:
+    """About how wide ``text`` is drawn at font ``size`` (px) in a sans-serif face: a wide
+    (Chinese, Japanese, full-width) character is an em, any other about 0.62 em.  SVG cannot
+    flow text, so a label that must clear what is drawn after it is measured this way (a
+    Chinese heading is half again as wide as its English one)."""
+    wide = sum(1 for c in text if unicodedata.east_asian_width(c) in ("W", "F"))
+    return size * (wide + 0.62 * (len(text) - wide))
+
 
 # Seat colours: one palette for pages, SVG and mail.  ``ink`` is the text colour on the fill;
 # every pair has contrast >= 4.5:1 (checked in tests/service/test_boards.py).

@@ -13,6 +13,7 @@ from babel.support import NullTranslations, Translations
 
 from engine.text import render
 from service.core.config import ROOT
+from service.core.language_codes import LOCALES
 from service.view import presentations
 
 def N_(text: str) -> str:
@@ -42,7 +43,6 @@ SERVICE_TEXTS = (
 RUNTIME_TEXTS = SERVICE_TEXTS + presentations.runtime_texts()
 
 TRANSLATIONS = ROOT / "translations"
-LOCALES = ("en", "zh_Hans", "ja")
 # One catalog per domain: the service's own texts, then each game's terms and phrases (extracted
 # from its engine package, so a game's translators need not touch the others' files).
 DOMAINS = ("messages", *presentations.gettext_domains())
@@ -51,11 +51,17 @@ CONTENT_LANGUAGE = {"en": "en", "zh_Hans": "zh-Hans", "ja": "ja"}
 
 @lru_cache(maxsize=None)
 def catalog(language: str) -> NullTranslations:
-    if language == "en" or language not in LOCALES:
+    """Every domain's catalog of ``language`` merged, as Flask-Babel merges them for a page
+    (the plural rule comes from the catalogs).  English has catalogs too, for the few engine
+    terms whose msgid is an internal id (``translations/en``)."""
+    if language not in LOCALES:
         return NullTranslations()
-    merged = Translations.load(str(TRANSLATIONS), [language], DOMAINS[0])
-    for domain in DOMAINS[1:]:
-        merged.merge(Translations.load(str(TRANSLATIONS), [language], domain))
+    merged = Translations()
+    for domain in DOMAINS:
+        found = Translations.load(str(TRANSLATIONS), [language], domain)
+        merged.merge(found)
+        if hasattr(found, "plural"):
+            merged.plural = found.plural
     return merged
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import current_app, g, request
 from flask_babel import Babel, get_translations
 
+from service.core.language_codes import locale_for
 from service.core.tokens import BadSecret, read_secret
 from service.store import preferences
 from service.view.i18n import DOMAINS, LOCALES, TRANSLATIONS, translated_label
@@ -13,17 +14,13 @@ from service.web.extensions import services
 
 LANGUAGE_COOKIE = "chasqui_lang"
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
-# Accept-Language tags (lower case) per locale; a tag not listed matches by its first subtag
-# ("en-GB" -> en, "ja-JP" -> ja).  Chinese is matched only where Simplified is what is asked
-# for: zh-TW, zh-HK and zh-Hant readers get their next choice, not a script they did not ask for.
-ACCEPTED = {"zh": "zh_Hans", "zh-cn": "zh_Hans", "zh-sg": "zh_Hans", "zh-hans": "zh_Hans",
-            "en": "en", "ja": "ja"}
 
 
 def select_page_locale() -> str:
     """The page's language, first that applies:
 
-    1. ``?lang=`` (the language switcher's links; also remembered in a cookie, see ``init_app``);
+    1. ``?lang=`` (the language switcher's links; also remembered in a cookie, see ``init_app``),
+       in any spelling ``locale_for`` knows (``zh``, ``zh-CN``, ``ja-JP`` ...);
     2. on a seat's pages (any page under ``/play/<secret>``, forms included, so a flash
        message is made in the language of the page that shows it): the seat's stored
        preference, else its address's (as for mail) -- a player who chose a language for a
@@ -39,14 +36,14 @@ def select_page_locale() -> str:
     on seat pages only."""
     if not request:
         return "en"
-    wanted = request.args.get("lang")
-    if wanted in LOCALES:
+    wanted = locale_for(request.args.get("lang"))
+    if wanted:
         return wanted
     seat = _seat_preference()
     if seat:
         return seat
-    remembered = request.cookies.get(LANGUAGE_COOKIE)
-    if remembered in LOCALES:
+    remembered = locale_for(request.cookies.get(LANGUAGE_COOKIE))
+    if remembered:
         return remembered
     chosen = g.get("chasqui_language")
     if chosen in LOCALES and not _seat_secret():
@@ -58,18 +55,9 @@ def accepted_language(accept) -> str:
     """The best of our languages in an Accept-Language header (Werkzeug's parsed value,
     highest quality first); English when none of them is asked for."""
     for tag, quality in accept:
-        tag = tag.lower().replace("_", "-")
-        if quality <= 0:
-            continue
-        if tag in ACCEPTED:
-            return ACCEPTED[tag]
-        primary = tag.split("-")[0]
-        if primary == "zh":  # zh-Hans-CN is Simplified; zh-TW, zh-Hant-HK are not
-            if tag.startswith("zh-hans-"):
-                return "zh_Hans"
-            continue
-        if primary in ACCEPTED:
-            return ACCEPTED[primary]
+        found = locale_for(tag) if quality > 0 else None
+        if found:
+            return found
     return "en"
 
 
@@ -108,8 +96,8 @@ def _remember_language(response):
     (a cookie, not a stored preference -- a GET changes no game)."""
     if b"lang=" not in request.query_string:
         return response  # nearly every request: no query string to parse
-    wanted = request.args.get("lang")
-    if wanted in LOCALES and request.cookies.get(LANGUAGE_COOKIE) != wanted:
+    wanted = locale_for(request.args.get("lang"))
+    if wanted and request.cookies.get(LANGUAGE_COOKIE) != wanted:
         response.set_cookie(LANGUAGE_COOKIE, wanted, max_age=LANGUAGE_COOKIE_AGE, httponly=True,
                             samesite="Lax", secure=bool(current_app.config.get("SESSION_COOKIE_SECURE")))
     return response

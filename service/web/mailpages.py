@@ -18,6 +18,7 @@ from service.view.i18n import N_
 from service.store.models import SeatRow
 from service.store.preferences import BadToken
 from service.core.tokens import make_secret
+from service.core.language_codes import locale_for
 from service.web.extensions import services
 
 me = Blueprint("me", __name__, url_prefix="/me")
@@ -84,7 +85,7 @@ def set_mode(token: str):
 def set_language(token: str):
     svc = _svc()
     address = preferences.read_address_token(svc.settings.secret_key, token)
-    language = request.form.get("language", "")
+    language = locale_for(request.form.get("language", ""))
     if language not in preferences.LANGUAGES:
         abort(400)
     with svc.db.unit_of_work() as session:

@@ -115,8 +115,9 @@ MOON_TILES = {
     "cloth": {"good": "cloth", "price": 1},
 }
 MOON_TILE_ORDER = tuple(MOON_TILES)
-# A tile as the labels and the log name it: English shows its id (as since rules version 1),
-# the catalogs say what it gives ("corn3" -> "3 corn" in the player's language).
+# A tile as the labels and the log name it: its id, kept as the msgid since rules version 1
+# (the English label recorded with a move renders it as it is); every catalog, English's too
+# (translations/en), says what it gives ("corn3" -> "3 corn" in the reader's language).
 MOON_TILE_NAMES = {"corn3": N_("corn3"), "steps2": N_("steps2"), "steps3": N_("steps3"),
                    "llama": N_("llama"), "coca": N_("coca"), "pottery": N_("pottery"),
                    "cloth": N_("cloth")}

@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from engine.games.machu_picchu import data
 from engine.text import N_
-from service.view.drawing import _, int_keys, seat_colour
+from service.view.drawing import _, int_keys, seat_colour, text_width
 
 GOODS = ("corn", "llama", "coca", "pottery", "cloth")
 GOOD_ICON = {"corn": "🌽", "llama": "🦙", "coca": "🌿", "pottery": "🏺", "cloth": "🧶"}
@@ -291,18 +291,25 @@ def _scout_depth(view: dict) -> int:
     return max((fields.count(f) for f in set(fields)), default=0)
 
 
+DAY_RADIUS, DAY_GAP = 11, 33
+
+
 def _days(view: dict, top: float) -> str:
+    """The heading ("Day 3 of 9") and a circle per day right of it: the circles start where
+    the heading ends in the reader's language, and close up when that leaves too little room."""
     day, last = int(view.get("day") or 0), int(view.get("last_day") or 9)
     heading = _("Day %(day)s of %(days)s", day=day, days=last)
     out = [f'<text x="10" y="{top + 16}" font-size="12" font-weight="700" fill="{INK}">'
            f'{_e(heading)}</text>']
+    first = max(110.0, 10 + text_width(heading, 12) + 6 + DAY_RADIUS)
+    gap = min(DAY_GAP, (CITY_W - 4 - DAY_RADIUS - first) / max(1, last - 1))
     for d in range(1, last + 1):
-        x = 110 + (d - 1) * 33
+        x = round(first + (d - 1) * gap, 1)
         done, now = d < day, d == day
         fill = "#1a56db" if now else "#c9bd9f" if done else "#ffffff"
         title = _("day %(n)s (today)", n=d) if now else _("day %(n)s", n=d)
         out.append(f'<g><title>{_e(title)}</title>'
-                   f'<circle cx="{x}" cy="{top + 12}" r="11" fill="{fill}" stroke="#8d7a4f"/>'
+                   f'<circle cx="{x}" cy="{top + 12}" r="{DAY_RADIUS}" fill="{fill}" stroke="#8d7a4f"/>'
                    f'<text x="{x}" y="{top + 16}" text-anchor="middle" font-size="11" '
                    f'fill="{"#ffffff" if now else INK}">{d}</text></g>')
     return "".join(out)
