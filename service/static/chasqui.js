@@ -3,6 +3,8 @@
 //    the text on <body data-sending>) and the form cannot be sent twice.
 // 2. On the Machu Picchu map, choosing a district moves the focus to its move button.
 // 3. The local mailbox's preview of a mail is as tall as the mail, not a box that scrolls.
+// 4. The new-game form: only the chosen game's options are sent, the number of players keeps
+//    to the game's range, and as many name rows show as there are seats to invite.
 (function () {
   "use strict";
   document.addEventListener("submit", function (event) {
@@ -51,4 +53,59 @@
   for (var i = 0; i < previews.length; i++) { previews[i].addEventListener("load", fitPreviews); }
   fitPreviews();  // a preview that loaded before this script ran
   window.addEventListener("resize", fitPreviews);
+
+  var newGame = document.getElementById("new-game");
+  if (newGame) { newGameForm(newGame); }
+  function newGameForm(form) {
+    var game = form.querySelector("#game");
+    var players = form.querySelector("#players");
+    var ownSeat = form.querySelector("input[name=organiser_seat]");
+    var rows = form.querySelectorAll(".player-row");
+    var rowButtons = form.querySelector(".row-buttons");
+    function chosen() { return game.options[game.selectedIndex]; }
+    function rowsWanted() {
+      var n = parseInt(players.value, 10) || parseInt(players.min, 10) || 1;
+      return Math.max(1, Math.min(rows.length, n - (ownSeat && ownSeat.checked ? 1 : 0)));
+    }
+    function showRows() {
+      var wanted = rowsWanted();
+      for (var i = 0; i < rows.length; i++) {
+        var named = Array.prototype.some.call(rows[i].querySelectorAll("input"),
+                                              function (input) { return input.value !== ""; });
+        rows[i].hidden = i >= wanted && !named;  // a row already filled in never disappears
+      }
+    }
+    function showGame() {
+      var option = chosen();
+      var sets = form.querySelectorAll(".game-options");
+      for (var i = 0; i < sets.length; i++) {
+        var mine = sets[i].dataset.game === option.value;
+        sets[i].hidden = !mine;
+        sets[i].disabled = !mine;
+        sets[i].style.display = mine ? "block" : "none";
+      }
+      players.min = option.dataset.min;
+      players.max = option.dataset.max;
+      var n = parseInt(players.value, 10);
+      if (isNaN(n) || n < +players.min) { players.value = players.min; }
+      if (n > +players.max) { players.value = players.max; }
+      showRows();
+    }
+    function change(by) {
+      var n = (parseInt(players.value, 10) || +players.min) + by;
+      players.value = Math.max(+players.min, Math.min(+players.max, n));
+      showRows();
+    }
+    if (rowButtons) {
+      rowButtons.hidden = false;
+      rowButtons.addEventListener("click", function (event) {
+        var which = event.target.dataset && event.target.dataset.rows;
+        if (which) { change(which === "add" ? 1 : -1); }
+      });
+    }
+    game.addEventListener("change", showGame);
+    players.addEventListener("input", showRows);
+    if (ownSeat) { ownSeat.addEventListener("change", showRows); }
+    showGame();
+  }
 })();

@@ -1,7 +1,7 @@
 """Site pages that belong to no game."""
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint, current_app, render_template, send_from_directory
 
 from engine import GAMES
 from service.web.extensions import services
@@ -21,3 +21,11 @@ def index():
 @bp.get("/healthz")
 def health():
     return {"ok": True}
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    """Browsers and feed readers ask for /favicon.ico whatever a page links (the pages link
+    the SVG icon of service/static); the same icon as an ICO, cached for a day."""
+    return send_from_directory(current_app.static_folder, "favicon.ico",
+                               mimetype="image/vnd.microsoft.icon", max_age=86400)

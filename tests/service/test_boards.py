@@ -5,6 +5,7 @@ games played a few moves by the engines' bots; the page/mail tests go through th
 from __future__ import annotations
 
 from html import unescape
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -178,11 +179,106 @@ def test_inca_empire_table_svg_has_every_card_and_road(moves):
     root = ET.fromstring(svg)
     assert root.get("role") == "img" and root.find(f"{SVG}title") is not None
     assert len(root.findall(f"{SVG}g[@class='ie-card']")) == len(view["table"])
-    assert len(root.findall(f".//{SVG}line")) == len(view["roads"])
+    assert len(root.findall(f".//{SVG}g[@class='ie-road']")) == len(view["roads"])
     mail = str(inca_empire.mail_html(view))
     assert "<svg" not in mail and "class=" not in mail
     for t in view["table"]:
         assert t["name"] in mail
+
+
+def _badge_centres(root) -> list[tuple[float, float]]:
+    return [(float(c.get("cx")), float(c.get("cy")))
+            for g in root.iter(f"{SVG}g") if g.get("class") == "ie-road-cost"
+            for c in g.findall(f"{SVG}circle")]
+
+
+@pytest.mark.parametrize("players, moves", [(2, 300), (4, 400), (5, 2000)])
+def test_inca_empire_every_road_cost_badge_stands_apart(players, moves):
+    """Several players' roads between the same two cards (four Cusco–Tiwanaku roads, say)
+    each show their own badge: no two badges overlap."""
+    game, state = played("inca_empire", players, moves)
+    view = game.view(state, 0)
+    root = ET.fromstring(str(inca_empire.svg(view)))
+    centres = _badge_centres(root)
+    assert len(centres) == len(view["roads"])
+    pairs = {}
+    for road in view["roads"]:
+        pairs.setdefault(frozenset((tuple(road["a"]), tuple(road["b"]))), []).append(road)
+    assert max(len(roads) for roads in pairs.values()) >= 2, "a game with parallel roads"
+    for i, (x1, y1) in enumerate(centres):
+        for x2, y2 in centres[i + 1:]:
+            assert (x1 - x2) ** 2 + (y1 - y2) ** 2 >= (2 * inca_empire.BADGE_R) ** 2
+
+
+def test_inca_empire_badges_stand_between_cards_not_on_them():
+    """A cost badge stands in a gap between cards, where its road is seen."""
+    game, state = played("inca_empire", 4, 400)
+    view = game.view(state, 0)
+    top = min(t["row"] for t in view["table"])
+    half_w = (inca_empire.CW - inca_empire.GAP) / 2
+    half_h = (inca_empire.CH - inca_empire.GAP) / 2
+    cards = [inca_empire._centre(t["column"], t["row"], top) for t in view["table"]]
+    root = ET.fromstring(str(inca_empire.svg(view)))
+    for bx, by in _badge_centres(root):
+        assert not any(abs(bx - cx) < half_w and abs(by - cy) < half_h for cx, cy in cards)
+
+
+def test_inca_empire_cards_on_the_table_show_their_ports_and_road_numbers():
+    """Rulebook, Build a City or Colca: "Cards connect with matching icons ... The number of
+    road tokens needed is the sum of the two numbers connecting the cards"."""
+    from engine.games.inca_empire.data import CARDS
+
+    game, state = played("inca_empire", 3, 120)
+    view = game.view(state, 0)
+    root = ET.fromstring(str(inca_empire.svg(view)))
+    drawn = {g.get("data-card"): g for g in root.iter(f"{SVG}g") if g.get("class") == "ie-card"}
+    for t in view["table"]:
+        ports = {(p.get("data-side"), p.get("data-icon"), p.find(f"{SVG}text").text)
+                 for p in drawn[t["card"]].iter(f"{SVG}g") if p.get("class") == "ie-port"}
+        expected = {(side, icon, str(n)) for side, (icon, n) in CARDS[t["card"]]["ports"].items()}
+        assert ports == expected
+
+
+def test_inca_empire_hand_cards_show_their_ports():
+    from engine.games.inca_empire.data import CARDS
+
+    game, state = played("inca_empire", 3, 0)
+    for cid in game.view(state, 0)["you"]["hand"]:
+        face = str(inca_empire.card_face(cid))
+        if CARDS[cid].get("ports"):
+            assert face.count('class="ie-port"') == len(CARDS[cid]["ports"])
+        else:
+            assert face == ""
+
+
+def test_inca_empire_rows_and_columns_are_labelled_as_the_buttons_name_spots():
+    """A button says "(mountain column, 1 south)": the picture names its rows and columns so."""
+    from engine.text import render
+
+    game = get_game("inca_empire")
+    state = game.setup(NAMES[:4], 7, {})
+    spots: list[str] = []
+    for _ in range(400):  # bot moves until a button names a spot with its column and row
+        labels = [render(a["_say"]) if "_say" in a else a["label"]
+                  for seat in game.to_act(state) for a in game.legal_actions(state, seat)]
+        spots = [label for label in labels if " column, " in label]
+        if spots and len(state["table"]) > 6:
+            break
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, game.bot_action(state, seat))
+    assert spots, "a state where a button names a spot"
+    view = game.view(state, 0)
+    root = ET.fromstring(str(inca_empire.svg(view)))
+    rows = {int(t.get("data-row")): " ".join(s.text for s in t.findall(f"{SVG}tspan"))
+            for t in root.iter(f"{SVG}text") if t.get("class") == "ie-row-label"}
+    assert set(rows) == set(range(min(t["row"] for t in view["table"]),
+                                  max(t["row"] for t in view["table"]) + 1))
+    assert rows[0] == "Cusco's row" and rows[1] == "1 south" and rows[-1] == "1 north"
+    columns = [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "ie-column-label"]
+    assert columns[:3] == ["Coastal column", "Plateau column", "Mountain column"]
+    for label in spots:
+        for words in re.findall(r"\((\w+) column, ([^)]+)\)", label):
+            assert f"{words[0].capitalize()} column" in columns and words[1] in rows.values()
 
 
 def test_inca_empire_hand_cards_and_goals_have_text():

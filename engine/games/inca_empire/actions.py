@@ -62,14 +62,24 @@ KIND_OF_CARD = {"city": N_("{card} ({id}, {region} city)"),
                 "start": N_("{card} ({id}, {region} start)")}
 
 
+def row_words(row: int) -> dict:
+    """A row as players read it ("2 north", "Cusco's row"): the labels and the picture's row
+    labels both say it so, so a button's spot can be found on the picture."""
+    if row == 0:
+        return term("Cusco's row")
+    return phrase(ROWS[-1 if row < 0 else 1], n=abs(row))
+
+
+def column_words(col: int) -> dict:
+    """A column as players read it: its region (Machu Picchu's column has its name)."""
+    return term(REGIONS[col] if col < len(REGIONS) else N_("Machu Picchu"))
+
+
 def where(state: dict, k: str) -> dict:
     """A location as players read it: the card there (if any), its column and its row."""
     col, row = board.pos(k)
-    region = term(REGIONS[col] if col < len(REGIONS) else N_("Machu Picchu"))
-    if row == 0:
-        rows = term("Cusco's row")
-    else:
-        rows = phrase(ROWS[-1 if row < 0 else 1], n=abs(row))
+    region = column_words(col)
+    rows = row_words(row)
     here = state["table"].get(k)
     if here:
         return phrase("{card} ({region} column, {rows})", card=term(CARDS[here["card"]]["name"]),

@@ -17,11 +17,10 @@ from html import escape
 
 from markupsafe import Markup
 
-from engine.text import N_, render
+from engine.text import N_, phrase, render, term
 from service.view.drawing import _, seat_colour
 
 REGIONS = ("coastal", "plateau", "mountain", "Machu Picchu")
-COLUMN_TITLES = (N_("Coastal"), N_("Plateau"), N_("Mountain"), N_("Machu Picchu"))
 REGION_FILL = {"coastal": "#dcecf5", "plateau": "#f3ead2", "mountain": "#e3e0ec",
                "wild": "#e4efdc"}
 REGION_BAND = ("#eef5fa", "#faf5e8", "#f1eff6", "#f5f0e2")
@@ -47,7 +46,21 @@ ACTION_GROUPS = (
     ("terrace", N_("Build a Terrace (face down)"), ""),
 )
 FINISH = {"pass", "skip", "done", "nothing"}
-CW, CH, GAP, TOP = 136, 98, 24, 26
+# The grid: a column's and a row's pitch, the gap between cards, the column titles' band, the
+# row labels' margin, the legend under the grid; the radius of a connection icon and of a
+# road's cost badge, and how far apart two badges stand.
+CW, CH, GAP, TOP, LABEL_W, LEGEND_H = 150, 112, 30, 28, 60, 26
+PORT_R, BADGE_R, BADGE_STEP = 6.5, 7.5, 16.5
+# Where on a card each edge or corner is (times half its width, half its height).
+SIDE_AT = {"N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1), "S": (0, 1),
+           "SW": (-1, 1), "W": (-1, 0), "NW": (-1, -1)}
+SIDE_TEXT = {"N": N_("north edge"), "NE": N_("north-east corner"), "E": N_("east edge"),
+             "SE": N_("south-east corner"), "S": N_("south edge"),
+             "SW": N_("south-west corner"), "W": N_("west edge"), "NW": N_("north-west corner")}
+ICON_TEXT = {"sun": N_("sun"), "llama": N_("llama"), "condor": N_("condor"),
+             "road": N_("road to Cusco")}
+# White numbers on these fills have a contrast of at least 4.5:1.
+ICON_FILL = {"sun": "#8a5a00", "llama": "#6b3f1f", "condor": "#1f4e79", "road": "#4a4a4a"}
 INK, MUTED = "#1d1b16", "#5d574b"
 
 
@@ -147,20 +160,50 @@ def _bounds(view: dict):
 
 
 def _centre(col: int, row: int, top_row: int) -> tuple[float, float]:
-    return (GAP / 2 + col * CW + (CW - GAP) / 2,
-            TOP + (row - top_row) * CH + (CH - GAP) / 2)
+    return LABEL_W + col * CW + CW / 2, TOP + (row - top_row) * CH + CH / 2
 
 
-def _token(x, y, seat, text, title, r=8.0) -> str:
+def _token(x, y, seat, text, title, r=8.0, kind="") -> str:
     c = seat_colour(seat)
-    return (f'<g><title>{_e(title)}</title><circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" '
+    cls = f' class="{kind}"' if kind else ""
+    return (f'<g{cls}><title>{_e(title)}</title><circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" '
             f'fill="{c["fill"]}" stroke="#ffffff" stroke-width="1.5"/>'
             f'<text x="{x:.1f}" y="{y + 3.8:.1f}" text-anchor="middle" font-size="10.5" '
             f'font-weight="700" fill="{c["ink"]}">{_e(text)}</text></g>')
 
 
-def _card_svg(view: dict, t: dict, top_row: int) -> str:
-    cx, cy = _centre(t["column"], t["row"], top_row)
+def _icon_shape(icon: str, x: float, y: float, r: float) -> str:
+    """The shape and colour that stand for a connection icon (circle, square, diamond)."""
+    fill = ICON_FILL.get(icon, ICON_FILL["road"])
+    if icon == "llama":
+        return (f'<rect x="{x - r:.1f}" y="{y - r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" '
+                f'rx="1.5" fill="{fill}" stroke="#ffffff" stroke-width="1"/>')
+    if icon == "condor":
+        d = r * 1.3
+        return (f'<polygon points="{x:.1f},{y - d:.1f} {x + d:.1f},{y:.1f} {x:.1f},{y + d:.1f} '
+                f'{x - d:.1f},{y:.1f}" fill="{fill}" stroke="#ffffff" stroke-width="1"/>')
+    return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{fill}" stroke="#ffffff" '
+            f'stroke-width="1"/>')
+
+
+def _ports_svg(card_id: str, cx: float, cy: float) -> str:
+    """The card's connection icons on its edges and corners, each with its road number, as
+    the printed cards show them: a road joins matching icons and costs the two numbers."""
+    hw, hh = (CW - GAP) / 2, (CH - GAP) / 2
+    out = []
+    for side, (icon, number) in sorted((card(card_id).get("ports") or {}).items()):
+        dx, dy = SIDE_AT[side]
+        x, y = cx + dx * hw, cy + dy * hh
+        title = _("%(side)s: %(icon)s, road number %(n)s", side=tr(SIDE_TEXT[side]),
+                  icon=tr(ICON_TEXT.get(icon, icon)), n=number)
+        out.append(f'<g class="ie-port" data-side="{side}" data-icon="{_e(icon)}">'
+                   f'<title>{_e(title)}</title>{_icon_shape(icon, x, y, PORT_R)}'
+                   f'<text x="{x:.1f}" y="{y + 3.3:.1f}" text-anchor="middle" font-size="9.5" '
+                   f'font-weight="700" fill="#ffffff">{_e(number)}</text></g>')
+    return "".join(out)
+
+
+def _card_svg(view: dict, t: dict, cx: float, cy: float) -> str:
     w, h = CW - GAP, CH - GAP
     x, y = cx - w / 2, cy - h / 2
     fill = REGION_FILL.get(t.get("region"), "#ffffff")
@@ -184,12 +227,12 @@ def _card_svg(view: dict, t: dict, top_row: int) -> str:
     out = [f'<g class="ie-card" data-card="{_e(t["card"])}"><title>{_e("; ".join(details))}</title>',
            f'<rect x="{x:.1f}" y="{y:.1f}" width="{w}" height="{h}" rx="8" fill="{fill}" '
            f'stroke="{stroke}" stroke-width="{width}"/>',
-           f'<text x="{cx:.1f}" y="{y + 15:.1f}" text-anchor="middle" font-size="11.5" '
+           f'<text x="{cx:.1f}" y="{y + 20:.1f}" text-anchor="middle" font-size="11.5" '
            f'font-weight="700" fill="{INK}">{_e(name[:18])}</text>',
-           f'<text x="{cx:.1f}" y="{y + 28:.1f}" text-anchor="middle" font-size="9.5" '
+           f'<text x="{cx:.1f}" y="{y + 33:.1f}" text-anchor="middle" font-size="9.5" '
            f'fill="{MUTED}">{_e(kind)}{" ⛔" if t.get("restricted") else ""}</text>']
     if owner is not None:
-        out.append(_token(x + 12, y + h - 12, owner, str(t.get("fame_tokens", 0)),
+        out.append(_token(x + 13, y + h - 13, owner, str(t.get("fame_tokens", 0)),
                           _("%(name)s: %(n)s Fame token(s)", name=player_name(view, owner),
                             n=t.get("fame_tokens", 0))))
     if t.get("temple_cost"):
@@ -197,11 +240,11 @@ def _card_svg(view: dict, t: dict, top_row: int) -> str:
         tf = seat_colour(built)["fill"] if built is not None else "#ffffff"
         title = details[-1] if not t.get("restricted") else _("temple")
         out.append(f'<g><title>{_e(title)}</title>'
-                   f'<polygon points="{x + w - 22:.1f},{y + h - 4:.1f} {x + w - 4:.1f},{y + h - 4:.1f} '
-                   f'{x + w - 13:.1f},{y + h - 20:.1f}" fill="{tf}" stroke="{INK}" '
+                   f'<polygon points="{x + w - 26:.1f},{y + h - 10:.1f} {x + w - 10:.1f},{y + h - 10:.1f} '
+                   f'{x + w - 18:.1f},{y + h - 26:.1f}" fill="{tf}" stroke="{INK}" '
                    f'stroke-width="1"/></g>')
     for i, hut in enumerate(t.get("huts") or []):
-        hx = x + 30 + i * 22
+        hx, hy = x + 28 + i * 22, y + h - 29
         # (Texts for the catalog stay outside f-strings: pybabel does not look inside them.)
         if hut.get("tokens"):
             title = _("storage hut: %(good)s, stocked by %(names)s", good=tr(hut.get("good")),
@@ -209,46 +252,116 @@ def _card_svg(view: dict, t: dict, top_row: int) -> str:
         else:
             title = _("storage hut: %(good)s, empty", good=tr(hut.get("good")))
         out.append(f'<g><title>{_e(title)}'
-                   f'</title><rect x="{hx:.1f}" y="{y + h - 24:.1f}" width="19" height="19" rx="3" '
+                   f'</title><rect x="{hx:.1f}" y="{hy:.1f}" width="19" height="19" rx="3" '
                    f'fill="#ffffff" stroke="#8d7a4f"/>'
-                   f'<text x="{hx + 9.5:.1f}" y="{y + h - 10:.1f}" text-anchor="middle" '
+                   f'<text x="{hx + 9.5:.1f}" y="{hy + 14:.1f}" text-anchor="middle" '
                    f'font-size="11">{_e(GOOD_ICON.get(hut.get("good"), "?"))}</text></g>')
         for j, seat in enumerate(hut.get("tokens") or []):
             c = seat_colour(seat)
-            out.append(f'<circle cx="{hx + 16 - j * 6:.1f}" cy="{y + h - 22:.1f}" r="4.5" '
+            out.append(f'<circle cx="{hx + 16 - j * 6:.1f}" cy="{hy + 2:.1f}" r="4.5" '
                        f'fill="{c["fill"]}" stroke="#ffffff"/>')
+    out.append(_ports_svg(t["card"], cx, cy))
     out.append("</g>")
     return "".join(out)
 
 
-def _road_lines(view: dict, top_row: int) -> list:
-    """Centre-to-centre lines; roads joining the same two locations run side by side."""
-    pairs: dict = {}
-    for road in view.get("roads") or []:
-        pairs.setdefault(frozenset((tuple(road["a"]), tuple(road["b"]))), []).append(road)
+def _in_gap(value: float, start: float, pitch: float) -> bool:
+    """Is ``value`` in the gap between two cards of a grid of ``pitch`` starting at ``start``?"""
+    offset = (value - start) % pitch
+    return offset <= GAP / 2 or offset >= pitch - GAP / 2
+
+
+def _badge_candidates(x1, y1, x2, y2):
+    """Where a road's cost may stand, best first: in a gap between cards that the road
+    crosses (its middle, else a quarter of the way), then beside it along that gap, so that
+    roads joining the same two cards each get a badge of their own."""
+    anchors = []
+    for t in (0.5, 0.25, 0.75):
+        px, py = x1 + (x2 - x1) * t, y1 + (y2 - y1) * t
+        row_gap, col_gap = _in_gap(py, TOP, CH), _in_gap(px, LABEL_W, CW)
+        if row_gap or col_gap:
+            anchors.append((px, py, (1, 0) if row_gap else (0, 1)))
+    if not anchors:
+        anchors.append(((x1 + x2) / 2, (y1 + y2) / 2, (1, 0)))
+    for px, py, (ux, uy) in anchors:
+        for k in (0, 1, -1, 2, -2, 3, -3, 4, -4):
+            yield px + ux * k * BADGE_STEP, py + uy * k * BADGE_STEP
+
+
+def _roads_placed(view: dict, top_row: int) -> list:
+    """Each road with the point where its cost badge stands; no two badges overlap."""
+    taken: list[tuple[float, float]] = []
     out = []
-    for roads in pairs.values():
-        for i, road in enumerate(roads):
-            (ac, ar), (bc, br) = road["a"], road["b"]
-            x1, y1 = _centre(ac, ar, top_row)
-            x2, y2 = _centre(bc, br, top_row)
-            # The side-by-side offset is taken from the pair in a fixed order, so a road
-            # listed b->a goes beside one listed a->b instead of on top of it.
-            (sx1, sy1), (sx2, sy2) = sorted(((x1, y1), (x2, y2)))
-            dx, dy = sx2 - sx1, sy2 - sy1
-            length = (dx * dx + dy * dy) ** 0.5 or 1
-            shift = (i - (len(roads) - 1) / 2) * 18
-            ox, oy = -dy / length * shift, dx / length * shift
-            out.append((road, (x1 + ox, y1 + oy, x2 + ox, y2 + oy)))
+    for road in view.get("roads") or []:
+        (ac, ar), (bc, br) = road["a"], road["b"]
+        x1, y1 = _centre(ac, ar, top_row)
+        x2, y2 = _centre(bc, br, top_row)
+        spot = None
+        for px, py in _badge_candidates(x1, y1, x2, y2):
+            if all((px - qx) ** 2 + (py - qy) ** 2 >= BADGE_STEP ** 2 for qx, qy in taken):
+                spot = (px, py)
+                break
+        if spot is None:  # a crowded gap: beside the last badge placed
+            qx, qy = taken[-1]
+            spot = (qx + BADGE_STEP, qy)
+        taken.append(spot)
+        out.append((road, (x1, y1), spot, (x2, y2)))
     return out
+
+
+def _road_title(view: dict, road: dict) -> str:
+    return _("road of %(name)s, %(n)s token(s)", name=player_name(view, road.get("owner")),
+             n=road.get("cost"))
+
+
+def _row_label(row: int, y: float) -> str:
+    """A row's name in the left margin, in the words the buttons use ("1 south")."""
+    from engine.games.inca_empire.actions import row_words
+
+    text = tr(row_words(row))
+    lines = [text]
+    if len(text) > 8 and " " in text:
+        cut = text.rfind(" ", 0, len(text) // 2 + 2)
+        cut = cut if cut > 0 else text.find(" ")
+        lines = [text[:cut], text[cut + 1:]]
+    first = y + 3.5 - (len(lines) - 1) * 6
+    spans = "".join(f'<tspan x="{LABEL_W - 5}" y="{first + i * 12:.1f}">{_e(line)}</tspan>'
+                    for i, line in enumerate(lines))
+    return (f'<text class="ie-row-label" data-row="{row}" text-anchor="end" font-size="10" '
+            f'fill="{MUTED}">{spans}</text>')
+
+
+def _column_label(col: int) -> str:
+    """A column's title in the words the buttons use ("mountain column")."""
+    from engine.games.inca_empire.actions import column_words
+
+    text = tr(phrase("{region} column", region=column_words(col)))
+    return (f'<text class="ie-column-label" data-column="{col}" x="{LABEL_W + col * CW + CW / 2}" '
+            f'y="19" text-anchor="middle" font-size="11" font-weight="700" '
+            f'fill="{MUTED}">{_e(text[:1].upper() + text[1:])}</text>')
+
+
+def _legend(y: float, width: float) -> str:
+    """What the connection icons' shapes mean, under the grid."""
+    out = [f'<g class="ie-legend">']
+    x = LABEL_W
+    for icon in ("sun", "llama", "condor"):
+        name = tr(ICON_TEXT[icon])
+        out.append(_icon_shape(icon, x + 6, y, PORT_R - 1)
+                   + f'<text x="{x + 16}" y="{y + 3.5:.1f}" font-size="10.5" fill="{INK}">'
+                   f'{_e(name)}</text>')
+        x += 28 + 7 * len(name)
+    out.append("</g>")
+    return "".join(out)
 
 
 def svg(view: dict) -> Markup:
     top_row, bottom_row, last_col = _bounds(view)
     cols = last_col + 1
-    width = cols * CW
-    height = TOP + (bottom_row - top_row + 1) * CH
-    names = ", ".join(f"{tr(t['name'])} ({t['column']},{t['row']})" for t in view.get("table") or [])
+    width = LABEL_W + cols * CW
+    grid_bottom = TOP + (bottom_row - top_row + 1) * CH
+    height = grid_bottom + LEGEND_H
+    names = ", ".join(tr(_located(t)) for t in view.get("table") or [])
     title = _("The table: %(locations)s locations around Cusco, %(roads)s roads",
               locations=len(view.get("table") or []), roads=len(view.get("roads") or []))
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="ie-board" viewBox="0 0 {width} {height}" '
@@ -257,37 +370,51 @@ def svg(view: dict) -> Markup:
            f'<title id="ie-svg-title">{_e(title)}</title>',
            f'<desc id="ie-svg-desc">{_e(names)}</desc>']
     for c in range(cols):
-        out.append(f'<rect x="{c * CW}" y="0" width="{CW}" height="{height}" '
-                   f'fill="{REGION_BAND[min(c, 3)]}"/>'
-                   f'<text x="{c * CW + CW / 2}" y="17" text-anchor="middle" font-size="11" '
-                   f'font-weight="700" fill="{MUTED}">{_e(tr(COLUMN_TITLES[min(c, 3)]))}</text>')
-    placed = _road_lines(view, top_row)
-    for road, (x1, y1, x2, y2) in placed:
+        out.append(f'<rect x="{LABEL_W + c * CW}" y="0" width="{CW}" height="{grid_bottom}" '
+                   f'fill="{REGION_BAND[min(c, 3)]}"/>' + _column_label(c))
+    for r in range(top_row, bottom_row + 1):
+        out.append(_row_label(r, _centre(0, r, top_row)[1]))
+    placed = _roads_placed(view, top_row)
+    for road, (x1, y1), (bx, by), (x2, y2) in placed:
         c = seat_colour(road.get("owner"))
-        title = _("road of %(name)s, %(n)s token(s)", name=player_name(view, road.get("owner")),
-                  n=road.get("cost"))
-        out.append(f'<g><title>{_e(title)}</title>'
-                   f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
-                   f'stroke="{c["fill"]}" stroke-width="6" stroke-linecap="round"/></g>')
+        out.append(f'<g class="ie-road"><title>{_e(_road_title(view, road))}</title>'
+                   f'<polyline points="{x1:.1f},{y1:.1f} {bx:.1f},{by:.1f} {x2:.1f},{y2:.1f}" '
+                   f'fill="none" stroke="{c["fill"]}" stroke-width="5" stroke-linejoin="round" '
+                   f'stroke-linecap="round"/></g>')
     for t in view.get("table") or []:
-        out.append(_card_svg(view, t, top_row))
-    # Road costs on top, at the middle of each road (in the gap between cards).
-    taken: list[tuple[float, float]] = []
-    for road, (x1, y1, x2, y2) in placed:
-        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-        length = ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5 or 1
-        for step in (0, 16, -16, 32, -32):        # crossing roads: keep both costs readable
-            px, py = mx + (x2 - x1) / length * step, my + (y2 - y1) / length * step
-            if all((px - qx) ** 2 + (py - qy) ** 2 > 15 ** 2 for qx, qy in taken):
-                break
-        mx, my = px, py
-        taken.append((mx, my))
-        out.append(_token(mx, my, road.get("owner"), str(road.get("cost", "")),
-                          _("road of %(name)s, %(n)s token(s)",
-                            name=player_name(view, road.get("owner")), n=road.get("cost")),
-                          r=7.5))
+        out.append(_card_svg(view, t, *_centre(t["column"], t["row"], top_row)))
+    # Road costs on top, each in a gap between cards, where its road runs.
+    for road, _a, (bx, by), _b in placed:
+        out.append(_token(bx, by, road.get("owner"), str(road.get("cost", "")),
+                          _road_title(view, road), r=BADGE_R, kind="ie-road-cost"))
+    out.append(_legend(grid_bottom + LEGEND_H / 2, width))
     out.append("</svg>")
     return Markup("".join(out))
+
+
+def _located(t: dict) -> dict:
+    """A card on the table and its place, in the words of the buttons."""
+    from engine.games.inca_empire.actions import column_words, row_words
+
+    return phrase("{card} ({region} column, {rows})", card=term(t["name"]),
+                  region=column_words(t["column"]), rows=row_words(t["row"]))
+
+
+def card_face(card_id: str) -> Markup:
+    """A card of a hand as a small picture: its region's colour, name, huts, temple and the
+    connection icons with their road numbers (what a build will cost depends on them)."""
+    c = card(card_id)
+    if not c.get("ports"):
+        return Markup("")
+    w, h = CW - GAP + 2 * PORT_R + 4, CH - GAP + 2 * PORT_R + 4
+    face = {"card": card_id, "name": c.get("name", card_id), "type": c.get("type"),
+            "region": c.get("region"), "owner": None, "temple_cost": c.get("temple", 0),
+            "huts": [{"good": g, "tokens": []} for g in c.get("huts", ())]}
+    title = _("%(name)s: its connection icons and road numbers", name=card_name(card_id))
+    return Markup(f'<svg xmlns="http://www.w3.org/2000/svg" class="ie-face" viewBox="0 0 {w} {h}" '
+                  f'width="{w}" height="{h}" role="img" aria-label="{_e(title)}" '
+                  f'font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif">'
+                  f'{_card_svg({}, face, w / 2, h / 2)}</svg>')
 
 
 def group_actions(view: dict, actions: list) -> list[dict]:
