@@ -25,6 +25,7 @@ from service.store.models import GameRow, MailPreferenceRow, OutboxRow, SeatRow
 from service.store.events import Event
 from service.store.loading import Loaded, load
 from service.mail.message_ids import message_id
+from service.core.pace import parse_pace
 from service.core.tokens import new_game_id
 
 
@@ -44,13 +45,15 @@ class Outcome:
 
 def create_game(session: Session, name: str, players: list[dict], seed: int | None,
                 options: dict | None, actor: str, now: datetime, domain: str,
-                clock: dict | None = None) -> tuple[str, Outcome]:
+                clock: dict | None = None, pace: str | None = None) -> tuple[str, Outcome]:
     """Validate with the engine, then record GameCreated and mail every seat its start.
 
     ``seed``: None for a fresh one of 256 secret bits (``fairness.new_seed``); a site admin
     may give one (tests, the admin API).  Either way GameCreated publishes only a commitment
-    to it; the seed itself is sealed with the event until the game ends."""
+    to it; the seed itself is sealed with the event until the game ends.  ``pace``: the
+    organiser's pace code (``service.core.pace``), shown to players, kept on the game row."""
     game = get_game(name)
+    pace = parse_pace(pace)
     clock_settings = timekeeping.parse_clock(clock)
     options = options or {}
     if not isinstance(options, dict):
@@ -63,7 +66,7 @@ def create_game(session: Session, name: str, players: list[dict], seed: int | No
     state = game.setup(names, seed, options)  # raises IllegalAction on a bad count or option
     game_id = new_game_id()
     session.add(GameRow(id=game_id, game=name, status="active", created_at=now,
-                        updated_at=now, head_seq=1))
+                        updated_at=now, head_seq=1, pace=pace))
     seats = [SeatRow(game_id=game_id, seat=i, name=p["name"], email=p["email"],
                      nonce=secrets.token_urlsafe(12)) for i, p in enumerate(players)]
     session.add_all(seats)

@@ -34,6 +34,7 @@ from service.application import quotas
 from service.view import presentations
 from service.view.i18n import N_
 from service.store.models import AccountRow, InvitationBlockRow, InvitationRow, PendingGameRow
+from service.core.pace import parse_pace
 from service.core.refusals import Refusal
 from service.store.events import utc
 from service.core.tokens import new_game_id
@@ -68,6 +69,7 @@ class Draft:
     organiser_name: str
     organiser_seat: bool
     invitees: list[tuple[str, str]]  # (name, raw address)
+    pace: str | None = None          # a ``service.core.pace`` code; None: not set
 
 
 def read_link(session: Session, settings, token: str) -> InvitationRow:
@@ -143,6 +145,10 @@ def validate(draft: Draft) -> tuple[dict, dict]:
     if draft.seat_order not in SEAT_ORDERS:
         raise InvitationError(400, phrase("seat order must be one of {choices}",
                                           choices=", ".join(SEAT_ORDERS)))
+    try:
+        draft.pace = parse_pace(draft.pace)
+    except validation.BadInput as error:
+        raise InvitationError(400, error.say) from None
     return dict(draft.options), clock
 
 
@@ -177,7 +183,7 @@ def create_pending(session: Session, settings, organiser: AccountRow, draft: Dra
         id=new_game_id(), organiser_id=organiser.id, organiser_name=organiser_name,
         game=draft.game, options=options, clock=clock, language=draft.language,
         players=draft.players, seat_order=draft.seat_order, open=draft.open, status="inviting",
-        created_at=now, updated_at=now)
+        pace=draft.pace, created_at=now, updated_at=now)
     session.add(pending)
     session.flush()
     if draft.organiser_seat:
@@ -258,7 +264,7 @@ def maybe_start(session: Session, pending: PendingGameRow, now: datetime,
     # recorded before them must still start
     game_id, outcome = games.create_game(
         session, pending.game, players, None, pending.options, f"organiser:{pending.organiser_id}",
-        now, domain, clock=timekeeping.stored_clock(pending.clock).to_json())
+        now, domain, clock=timekeeping.stored_clock(pending.clock).to_json(), pace=pending.pace)
     pending.status, pending.game_id, pending.updated_at = "started", game_id, now
     if pending.language != preferences.DEFAULT_LANGUAGE:  # players may change it per game later
         for seat in range(len(players)):

@@ -107,6 +107,15 @@ def bounded_text(raw: Any, what: Any, limit: int, allowed: str = "\n\t") -> str:
     return text
 
 
+def one_of(raw: Any, what: Any, choices) -> str:
+    """One of a fixed set of codes (a form's select, an API's enumerated field), refused with
+    the choices named: anything but one of those strings, a list or a number too."""
+    if not isinstance(raw, str) or raw not in choices:
+        raise BadInput(phrase("{what} must be one of {choices}", what=what,
+                              choices=", ".join(choices)))
+    return raw
+
+
 def without_controls(text: str, allowed: str = "") -> str:
     """``text`` with every control character but ``allowed`` removed: for what arrives from
     outside and cannot be refused with an answer (a received mail), yet must not carry a

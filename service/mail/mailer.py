@@ -34,6 +34,7 @@ from service.mail.delivery import guarded, send_and_record, transport_for
 from service.store.models import AccountMailRow, InvitationRow, PendingGameRow, SignInTokenRow
 from service.store.events import utc
 from service.store.timekeeping import stored_clock
+from service.core.pace import pace_label
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +144,8 @@ def game_summary(pending: PendingGameRow) -> dict:
     return {"game": pending.game, "title": game.title if game else pending.game,
             "players": pending.players,
             "options": pending.options, "clock": clock_summary(pending.clock),
-            "organiser": pending.organiser_name, "open": pending.open}
+            "organiser": pending.organiser_name, "open": pending.open,
+            "pace": pace_label(pending.pace)}
 
 
 def build_message(session: Session, settings: Settings, row: AccountMailRow) -> EmailMessage | None:

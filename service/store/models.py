@@ -21,6 +21,8 @@ class GameRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     head_seq: Mapped[int] = mapped_column(Integer, default=0)
+    # The organiser's pace (``service.core.pace``); NULL: none was set.
+    pace: Mapped[str | None] = mapped_column(String(10), nullable=True)
 
 
 class SeatRow(Base):
@@ -248,6 +250,7 @@ class PendingGameRow(Base):
     language: Mapped[str] = mapped_column(String(10))
     players: Mapped[int] = mapped_column(Integer)
     seat_order: Mapped[str] = mapped_column(String(12))
+    pace: Mapped[str | None] = mapped_column(String(10), nullable=True)
     open: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     status: Mapped[str] = mapped_column(String(20), default="inviting")
     game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"), nullable=True)
@@ -333,3 +336,18 @@ class SeatOfferRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     responded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+# --- Private notes ------------------------------------------------------------------------------
+
+class SeatNoteRow(Base):
+    """A seat's private notes, for its player only: not an event, not in the record.  Keyed
+    by the seat *and* the address that held it (``holder``), so the notes of a replaced
+    player never reach the newcomer."""
+    __tablename__ = "seat_notes"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    holder: Mapped[str] = mapped_column(String(254), primary_key=True)
+    text: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

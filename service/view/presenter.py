@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from service.core.config import Settings
+from service.core.pace import pace_label
 from service.store.loading import Loaded
 from service.core.tokens import make_secret
 
@@ -50,6 +51,7 @@ def seat_context(settings: Settings, loaded: Loaded, seat: int | None) -> dict:
         "to_act_names": [loaded.seats[s].name for s in to_act],
         "outcome": game.outcome(state),
         "status": loaded.row.status,
+        "pace": pace_label(loaded.row.pace),  # the organiser's pace, a catalog text or None
         "actions": [],
         "play_url": None,
     }

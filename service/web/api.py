@@ -11,7 +11,10 @@ from service.web.errors import json_errors
 from service.application.games import create_game
 from service.store.loading import load
 from service.store.history import superseded_seqs
-from service.application.moves import load_for_secret, make_move
+from service.application.moves import load_for_secret, make_move, resolve_seat
+from service.store import notes
+from service.store.models import SeatRow
+from service.web import notes as notes_pages
 from service.view.presenter import secret_for
 from service.core.validation import (BadInput, bounded_number, json_document, one_address,
                                 person_name)
@@ -89,7 +92,8 @@ def create():
     with svc.db.unit_of_work() as session:
         game_id, outcome = create_game(session, data["game"], players, seed,
                                        data.get("options"), "admin", svc.clock(),
-                                       svc.settings.mail_domain, clock=data.get("clock"))
+                                       svc.settings.mail_domain, clock=data.get("clock"),
+                                       pace=data.get("pace"))
         loaded = load(session, game_id)
         urls = [f"{svc.settings.base_url}/play/{secret_for(svc.settings, loaded, s.seat)}"
                 for s in loaded.seats]
@@ -107,7 +111,8 @@ def game_status(game_id: str):
         events = loaded.events.all()  # every event, read while the session is open
     superseded = superseded_seqs(events)
     return jsonify(
-        id=game_id, game=loaded.game.name, status=loaded.row.status, seq=loaded.seq,
+        id=game_id, game=loaded.game.name, status=loaded.row.status, pace=loaded.row.pace,
+        seq=loaded.seq,
         to_act=loaded.game.to_act(loaded.state), outcome=_outcome_json(loaded),
         players=[{"seat": s.seat, "name": s.name, "email": s.email} for s in loaded.seats],
         events=[{"seq": e.seq, "kind": e.kind, "payload": e.payload, "actor": e.actor,
@@ -143,6 +148,28 @@ def play_state(secret: str):
     with svc.db.reading() as session:
         loaded, seat = load_for_secret(session, svc, secret)
     return jsonify(_seat_payload(loaded, seat))
+
+
+@bp.get("/play/<secret>/notes")
+def notes_read(secret: str):
+    """The seat's private notes, for the seat's own secret only (``service.store.notes``)."""
+    svc = services()
+    with svc.db.reading() as session:
+        game_id, seat = resolve_seat(session, svc.settings.secret_key, secret)
+        return jsonify(_notes_json(notes.read(session, session.get(SeatRow, (game_id, seat)))))
+
+
+@bp.post("/play/<secret>/notes")
+def notes_write(secret: str):
+    data = _json_body()
+    if "notes" not in data:
+        raise ApiError(400, "send {\"notes\": \"<text>\"} (\"\" removes them)")
+    return jsonify(_notes_json(notes_pages.save(secret, data["notes"])))
+
+
+def _notes_json(kept: dict) -> dict:
+    when = kept["updated_at"]
+    return {"notes": kept["notes"], "updated_at": when.isoformat() if when else None}
 
 
 @bp.post("/play/<secret>")

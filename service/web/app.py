@@ -64,6 +64,8 @@ def _register(app: Flask, settings: Settings) -> None:
     page_errors(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(play.bp)
+    from service.web import notes
+    app.register_blueprint(notes.bp)  # a seat's private notes, on its play page only
     from service.web import vacation
     app.register_blueprint(vacation.bp)
     from service.web import zones

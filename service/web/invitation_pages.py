@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Blueprint, g, render_template, request
 
-from service.application import invitations
+from service.application import invitations, table_records
 
 from service.mail import mailer
 from service.application.invitations import InvitationError
@@ -31,12 +31,14 @@ def landing(token: str):
         invitation = invitations.read_link(session, svc.settings, token)
         pending = session.get(PendingGameRow, invitation.pending_id)
         state = invitations.state_of(invitation, now)
-        others = [(i.name, invitations.state_of(i, now))
-                  for i in invitations.live(invitations.invitations_of(session, pending.id), now)
-                  if i.id != invitation.id]
+        rows = [i for i in invitations.live(invitations.invitations_of(session, pending.id), now)
+                if i.id != invitation.id]
+        organiser, records = table_records.invited(session, pending, rows)
+        others = [(i.name, invitations.state_of(i, now), record)
+                  for i, record in zip(rows, records)]
     g.chasqui_language = pending.language  # the game's language, as its invitation mail
     return render_template("organiser/invitation.html", invitation=invitation, pending=pending,
-                           state=state, others=others, token=token,
+                           state=state, others=others, token=token, organiser=organiser,
                            summary=mailer.game_summary(pending),
                            answer=request.args.get("answer", ""))
 

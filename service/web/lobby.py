@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import Blueprint, g, render_template, request
 from flask_babel import gettext
 
-from service.application import invitations
+from service.application import invitations, table_records
 
 from service.mail import mailer
 
@@ -39,9 +39,12 @@ def _too_many(error):
 @bp.get("/")
 def index():
     svc = services()
+    now = svc.clock()
     with svc.db.reading() as session:
-        listed = [(row, mailer.game_summary(row), free)
-                  for row, free in invitations.open_games(session, svc.clock())]
+        open_games = invitations.open_games(session, now)
+        seated = table_records.tables(session, [row for row, _free in open_games], now)
+        listed = [(row, mailer.game_summary(row), free, seated[row.id])
+                  for row, free in open_games]
     return render_template("pages/lobby.html", games=listed)
 
 
@@ -58,8 +61,9 @@ def show(pending_id: str):
     with svc.db.reading() as session:
         pending = _open(session, pending_id)
         free = invitations.free_seats(session, pending, svc.clock())
+        table = table_records.tables(session, [pending], svc.clock())[pending.id]
     g.chasqui_language = pending.language  # the game's language
-    return render_template("organiser/join.html", pending=pending, free=free,
+    return render_template("organiser/join.html", pending=pending, free=free, table=table,
                            summary=mailer.game_summary(pending))
 
 

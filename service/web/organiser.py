@@ -20,6 +20,7 @@ from service.web.errors import told
 from service.view.i18n import N_
 from service.store.models import AccountRow, PendingGameRow
 from service.store.timekeeping import POLICIES, ClockSettings
+from service.core.pace import PACES
 
 bp = Blueprint("organiser", __name__, url_prefix="/organise")
 
@@ -74,6 +75,7 @@ def _form_context(**extra) -> dict:
     return {"games": games, "option_choices": invitations.OPTION_CHOICES,
             "languages": invitations.LANGUAGES, "seat_orders": invitations.SEAT_ORDERS,
             "policies": POLICIES, "defaults": ClockSettings(), "rows": MAX_ROWS,
+            "paces": PACES,
             "form": request.form, "account": g.account, **extra}
 
 
@@ -126,7 +128,8 @@ def draft_from_form() -> invitations.Draft:
         game=game, players=players, options=options, clock=clock,
         language=form.get("language", "en"), seat_order=form.get("seat_order", "random"),
         open=form.get("open") == "on", organiser_name=form.get("organiser_name", ""),
-        organiser_seat=form.get("organiser_seat") == "on", invitees=invitees)
+        organiser_seat=form.get("organiser_seat") == "on", invitees=invitees,
+        pace=form.get("pace", ""))
 
 
 @bp.post("/new")

@@ -7,7 +7,7 @@ from flask_babel import gettext
 
 from engine import IllegalAction
 from service.application.admin_commands import undo_label, undo_move
-from service.store import timekeeping
+from service.store import notes, timekeeping
 from service.application.confirmations import named, own_move
 from service.web.extensions import services
 from service.web.errors import told
@@ -29,8 +29,10 @@ def page(secret: str):
         zone = timekeeping.zone_of(session, loaded.row.id, seat)
         clocks = timekeeping.table(session, loaded, svc.clock(), zone, page_language())
         undo = undo_label(loaded, seat, session)  # no second replay
+        own_notes = notes.read(session, loaded.seats[seat])  # this seat's holder's only
     context = seat_context(svc.settings, loaded, seat)
-    context["undo"] = undo
+    context["undo"], context["notes"] = undo, own_notes
+    context["notes_limit"] = notes.MAX_NOTES
     context["clocks"], context["my_zone"] = clocks, zone
     return render_template("pages/play.html", **context)
 

@@ -40,7 +40,8 @@ def rematch(session: Session, game_id: str, now: datetime, domain: str,
         options["mail"] = start["mail"]
     new_id, outcome = create_game(session, start["game"],
                                   [{"name": s.name, "email": s.email} for s in rotated],
-                                  None, options, actor, now, domain, clock=start.get("clock"))
+                                  None, options, actor, now, domain, clock=start.get("clock"),
+                                  pace=loaded.row.pace)
     for new_seat, old in enumerate(rotated):
         kept = preferences.preference(session, game_id, old.seat)
         if kept is not None:
