@@ -10,6 +10,7 @@ from service.application.admin_commands import undo_label, undo_move
 from service.store import timekeeping
 from service.application.confirmations import named, own_move
 from service.web.extensions import services
+from service.web.feeds import links as feed_links
 from service.web.errors import told
 from service.application.games import is_fresh
 from service.view.i18n import page_language, said
@@ -29,7 +30,9 @@ def page(secret: str):
         zone = timekeeping.zone_of(session, loaded.row.id, seat)
         clocks = timekeeping.table(session, loaded, svc.clock(), zone, page_language())
         undo = undo_label(loaded, seat, session)  # no second replay
+        private_links = feed_links(session, loaded.seats[seat])
     context = seat_context(svc.settings, loaded, seat)
+    context.update(private_links)
     context["undo"] = undo
     context["clocks"], context["my_zone"] = clocks, zone
     return render_template("pages/play.html", **context)
