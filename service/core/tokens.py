@@ -60,10 +60,36 @@ def _verified(secret_key: str, secret: str) -> tuple[str, int, str]:
         data = serializer(secret_key, SALT).loads(secret)
     except BadSignature:
         raise BadSecret(phrase("this link is not valid (forged or mistyped)")) from None
-    if (not isinstance(data, list) or len(data) != 3 or not isinstance(data[0], str)
-            or not isinstance(data[1], int) or not isinstance(data[2], str)):
+    if not _is_seat_triple(data):
         raise BadSecret(phrase("this link is not valid"))
     return data[0], data[1], data[2]
+
+
+def _is_seat_triple(data) -> bool:
+    return (isinstance(data, list) and len(data) == 3 and isinstance(data[0], str)
+            and isinstance(data[1], int) and isinstance(data[2], str))
+
+
+# A player's private feeds (their calendar, their games' news), one salt each, so a link of one
+# kind is never accepted as another, nor as a seat secret.
+CALENDAR_SALT = "chasqui-calendar-v1"
+PLAYER_FEED_SALT = "chasqui-player-feed-v1"
+
+
+def feed_token(secret_key: str, salt: str, game_id: str, seat: int, nonce: str) -> str:
+    """A private feed's link: the seat it was made from and the address's feed nonce, signed.
+    It names a seat rather than the address, so the link (which calendar and feed services
+    keep on their servers) does not carry the player's mail address in readable base64."""
+    return signed(secret_key, salt, [game_id, seat, nonce])
+
+
+def read_feed_token(secret_key: str, salt: str, token: str) -> tuple[str, int, str] | None:
+    """(game_id, seat, nonce) of a genuine feed link; None when forged, mistyped or malformed."""
+    try:
+        data = serializer(secret_key, salt).loads(token)
+    except BadSignature:
+        return None
+    return (data[0], data[1], data[2]) if _is_seat_triple(data) else None
 
 
 def nonce_matches(stored: str, presented: str) -> bool:

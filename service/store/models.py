@@ -351,3 +351,18 @@ class SeatNoteRow(Base):
     holder: Mapped[str] = mapped_column(String(254), primary_key=True)
     text: Mapped[str] = mapped_column(Text)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+# --- A player's private feeds ------------------------------------------------------------
+
+class PrivateFeedRow(Base):
+    """The nonce inside an address's private feed links of one ``kind`` ("calendar", "feed").
+    No row: the nonce is derived from the address (``private_feeds.nonce_of``), so every
+    player has links without a write; the first "new link" writes a random one, and each
+    later one replaces it, which revokes every link made with the old."""
+    __tablename__ = "private_feeds"
+
+    email: Mapped[str] = mapped_column(String(254), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20), primary_key=True)
+    nonce: Mapped[str] = mapped_column(String(64))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -84,10 +84,10 @@ def _show(value: Any) -> str:
     return "—" if value is _MISSING else canonical_json(value)
 
 
-def public_views(loaded: Loaded) -> list[dict]:
-    """The public view right after each event (index = seq - 1), replaying once."""
+def states_after_each(loaded: Loaded):
+    """(event, the state right after it) for each event, replaying once.  The state is
+    changed in place by the next step: read what you need of it before asking for more."""
     game = loaded.game
-    views: list[dict] = []
     state = None
     for i, event in enumerate(loaded.events):
         if i == 0:
@@ -96,8 +96,12 @@ def public_views(loaded: Loaded) -> list[dict]:
             game.apply_in_place(state, event.payload["seat"], event.payload["action"])
         elif event.kind in REWIND_EVENTS:
             _, state = rebuild(loaded.events[:i + 1])
-        views.append(game.view(state, None))
-    return views
+        yield event, state
+
+
+def public_views(loaded: Loaded) -> list[dict]:
+    """The public view right after each event (index = seq - 1), replaying once."""
+    return [loaded.game.view(state, None) for _, state in states_after_each(loaded)]
 
 
 def describe(loaded: Loaded, index: int, reveal: bool) -> str:

@@ -115,6 +115,8 @@ def _register_mail(app: Flask) -> None:
     talk.init_app(app)
     mailpages.init_app(app, csrf)
     spectate.init_app(app)
+    from service.web import feeds
+    app.register_blueprint(feeds.bp)  # calendars and Atom feeds by link
     app.register_blueprint(rematch.bp)
 
 

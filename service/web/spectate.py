@@ -37,12 +37,16 @@ def init_app(app) -> None:
 
 
 
-@bp.get("/<token>")
-def watch(token: str):
+def watched(token: str):
+    """The game a spectator token names, loaded (404 for a forged or mistyped token)."""
     svc = services()
     game_id = read_spectate_token(svc.settings.secret_key, token)
     with svc.db.reading() as session:
-        loaded = load(session, game_id)
-    context = seat_context(svc.settings, loaded, None)
+        return load(session, game_id)
+
+
+@bp.get("/<token>")
+def watch(token: str):
+    context = seat_context(services().settings, watched(token), None)
     assert not context["actions"] and context["play_url"] is None  # nothing of any seat's
     return render_template("pages/spectate.html", **context)
