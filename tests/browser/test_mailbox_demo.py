@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from service.web.cli import DEMO_PLAYERS
+from service.application.demo import DEMO_PLAYERS
 from tests.browser.conftest import click_in_mail, complaints, open_mail, press, shoot
 
 pytestmark = pytest.mark.browser
