@@ -34,7 +34,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], datetime] =
         db.upgrade()
     chasqui = Services(settings, db, clock, dispatch=None)
     if settings.embedded_tasks:
-        chasqui.dispatch = InlineDispatcher(chasqui.deliver)
+        chasqui.dispatch = InlineDispatcher(chasqui.deliver, chasqui.deliver_post)
     else:
         chasqui.dispatch = CeleryDispatcher(settings.redis_url, settings.queue)
     install(app, chasqui)
