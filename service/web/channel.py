@@ -22,6 +22,7 @@ from service.web.errors import told
 from service.web.extensions import services
 
 bp = Blueprint("channel", __name__)
+REFUSED = (NotFound, IllegalAction, UnsafeTarget)  # answered 400; nothing was changed
 
 
 def _refused(error):
@@ -74,7 +75,7 @@ def organiser_add(pending_id: str):
     try:
         with services().db.unit_of_work() as session:
             _hook, secret = _add(session, _started_game(session, pending_id), channel.ORGANISER)
-    except (NotFound, IllegalAction, UnsafeTarget) as error:
+    except REFUSED as error:
         return _refused(error)
     return _added(secret, back)
 
@@ -82,27 +83,30 @@ def organiser_add(pending_id: str):
 @bp.post("/organise/games/<pending_id>/webhooks/<int:hook_id>/remove")
 @sessions.signed_in_required
 def organiser_remove(pending_id: str, hook_id: int):
-    try:
-        with services().db.unit_of_work() as session:
-            channel.remove(session, _started_game(session, pending_id), hook_id,
-                           channel.ORGANISER)
-    except (NotFound, IllegalAction, UnsafeTarget) as error:
-        return _refused(error)
-    flash(gettext("The webhook was removed: nothing more is posted to it."), "ok")
-    return redirect(url_for("organiser.game", pending_id=pending_id), 303)
+    return _organiser_change(
+        pending_id, lambda session, game_id: channel.remove(session, game_id, hook_id,
+                                                            channel.ORGANISER),
+        gettext("The webhook was removed: nothing more is posted to it."))
 
 
 @bp.post("/organise/games/<pending_id>/webhooks/players")
 @sessions.signed_in_required
 def organiser_policy(pending_id: str):
-    svc = services()
+    allowed = request.form.get("players_may_add") == "on"
+    return _organiser_change(
+        pending_id, lambda session, game_id: store.set_players_may_add(
+            session, game_id, allowed, services().clock()),
+        gettext("Saved: who may add webhooks."))
+
+
+def _organiser_change(pending_id: str, change, done: str):
+    """``change(session, game id)`` of the organiser's started game, then back to its page."""
     try:
-        with svc.db.unit_of_work() as session:
-            store.set_players_may_add(session, _started_game(session, pending_id),
-                                      request.form.get("players_may_add") == "on", svc.clock())
-    except (NotFound, IllegalAction, UnsafeTarget) as error:
+        with services().db.unit_of_work() as session:
+            change(session, _started_game(session, pending_id))
+    except REFUSED as error:
         return _refused(error)
-    flash(gettext("Saved: who may add webhooks."), "ok")
+    flash(done, "ok")
     return redirect(url_for("organiser.game", pending_id=pending_id), 303)
 
 
@@ -115,7 +119,7 @@ def seat_add(secret: str):
             if not store.players_may_add(session, game_id):
                 raise IllegalAction(phrase("Only the organiser adds this game's webhooks"))
             _hook, found = _add(session, game_id, channel.seat_actor(seat))
-    except (NotFound, IllegalAction, UnsafeTarget) as error:
+    except REFUSED as error:
         return _refused(error)
     return _added(found, url_for("play.page", secret=secret))
 
