@@ -283,6 +283,8 @@ def shown(variable: str, value) -> str:
         return "(unset)"
     if variable in SECRETS:
         return "(set)"
+    if isinstance(value, tuple):  # a list setting, as it is written: comma-separated
+        return ",".join(value) or "(none)"
     text = str(value)
     parts = urlsplit(text) if "://" in text else None
     if parts is not None and parts.password:
