@@ -64,7 +64,9 @@ def notice(session, settings, loaded: Loaded, first_seq: int, topic: str,
         if said is not None:
             lines.append(translate(language, said))
     standing, waiting = news[0].summary, news[0].waiting_for  # talk and vacations change neither
-    due = deadlines_for(session, loaded, [loaded.seats[s] for s in waiting])
+    due = {seat: utc(moment) for seat, moment in
+           deadlines_for(session, loaded, [loaded.seats[s] for s in waiting]).items()
+           if moment is not None}
     return Notice(
         game_id=loaded.row.id, seq=loaded.seq, topic=topic,
         game_title=translate(language, term(loaded.game.title)), news=lines[-MOST_NEWS:],

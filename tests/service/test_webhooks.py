@@ -307,3 +307,49 @@ def test_a_rollback_is_posted(app, client, new_game, receiver, admin_headers):
     assert response.status_code == 200, response.get_json()
     rolled = receiver.bodies()[-1]
     assert rolled["event"] == "rollback" and "The game was taken back to seq 1." in rolled["news"]
+
+
+def test_a_timeout_is_posted_with_the_next_decision_and_its_deadline(app, client, clock, new_game,
+                                                                     receiver):
+    from service.web.cli import fire_deadlines
+
+    data, secrets = new_game(players=3, clock={"vacation_days": 0, "per_decision_hours": 24,
+                                               "reminder_hours": []})
+    add_hook(app, data["id"], receiver.url())
+    move(client, secrets[0])
+    move(client, secrets[1])
+    clock.advance(timedelta(hours=25))
+    with app.app_context():
+        fire_deadlines(services(app))
+    timed_out, = receiver.bodies()
+    assert timed_out["event"] == "timeout"
+    assert "P2's time ran out; the game chose for them." in timed_out["news"]
+    from tests.service.test_private_feeds import pending_timeout
+    assert timed_out["waiting"] and all(
+        w["due"] == pending_timeout(app, data["id"], int(w["player"][1:])).isoformat()
+        for w in timed_out["waiting"]), "each waiting player's deadline, as the clock has it"
+
+
+def test_machu_picchu_posts_hold_no_seat_link_nor_anything_shaped_like_a_seat_secret(
+        app, client, new_game, receiver):
+    """A game with hands and secret draws: its posts hold no token of the shape a seat's
+    secret has (``<payload>.<signature>`` in URL-safe base64), no nonce and no play link."""
+    data, secrets = new_game(game="machu_picchu", players=3)
+    add_hook(app, data["id"], receiver.url("/j"), "json", talk=True)
+    add_hook(app, data["id"], receiver.url("/d"), "discord")
+    for _ in range(6):
+        for seat, secret in enumerate(secrets):
+            state = client.get(f"/api/play/{secret}").get_json()
+            if seat in state["to_act"] and state["legal_actions"]:
+                response = client.post(f"/api/play/{secret}", json={
+                    "action": state["legal_actions"][0], "seq": state["seq"]})
+                assert response.status_code == 200, response.get_json()
+    assert receiver.posts
+    shape = re.compile(r"[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}")
+    with services(app).db.reading() as session:
+        nonces = [s.nonce for s in session.query(SeatRow).filter_by(game_id=data["id"])]
+    for post in receiver.posts:
+        text = post["body"].decode()
+        assert not shape.search(text.replace(post["headers"].get("X-Chasqui-Signature", ""), ""))
+        assert "/play/" not in text and not any(n in text for n in nonces)
+        assert not any(secret in text for secret in secrets)
