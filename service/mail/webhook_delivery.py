@@ -61,7 +61,8 @@ def _deliver(session, settings, post_id: int, now: datetime, mail_ids: list[int]
         return "locked-or-missing"
     if row.status != "pending":
         return row.status
-    hook = session.get(WebhookRow, row.hook_id)
+    # Locked: two workers posting to one hook count its failures one after the other.
+    hook = session.get(WebhookRow, row.hook_id, with_for_update=True)
     if hook is None or hook.status != "active":
         row.status, row.last_error = "cancelled", "the hook is no longer on"
         return row.status
