@@ -7,9 +7,10 @@ from service.application import deadlines
 from service.mail import delivery
 
 from service.mail import digest
+from service.mail import webhook_delivery
 from service.mail import mailer as account_mail
 from service.mail.delivery import due_ids
-from service.mail.dispatch import batches
+from service.mail.dispatch import batches, split
 from workers.celery_app import app, flask_app
 from service.web.extensions import services
 
@@ -39,9 +40,20 @@ def deliver_many(outbox_ids: list[int]) -> str:
     return ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
 
 
+@app.task(name="chasqui.deliver_webhooks")
+def deliver_webhooks(post_ids: list[int]) -> str:
+    """The webhook posts of one commit (service/mail/webhook_delivery.py), one by one."""
+    with flask_app.app_context():
+        svc = _services()
+        return ", ".join(svc.deliver_post(int(post_id)) for post_id in post_ids)
+
+
 def _queue_batches(ids: list[int]) -> None:
-    for batch in batches(ids):
+    mail, posts = split(ids)
+    for batch in batches(mail):
         deliver_many.delay(batch)
+    if posts:
+        deliver_webhooks.delay(posts)
 
 
 @app.task(name="chasqui.sweep_outbox")
@@ -58,7 +70,10 @@ def sweep_outbox() -> int:
     account_ids = account_mail.due_ids(svc.db, svc.clock())  # mail of no game yet
     for mail_id in account_ids:
         deliver_account_mail.delay(mail_id)
-    return len(ids) + len(account_ids)
+    post_ids = webhook_delivery.due_ids(svc.db, svc.clock())  # webhook posts and their retries
+    for post_id in post_ids:
+        deliver_webhooks.delay([post_id])
+    return len(ids) + len(account_ids) + len(post_ids)
 
 
 @app.task(name=account_mail.TASK)

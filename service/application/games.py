@@ -20,6 +20,7 @@ from service.store import move_writes
 from service.store import preferences
 from service.store import events as store
 from service.store import timekeeping
+from service.store import webhooks
 from service.store.history import INFO_EVENTS, REVEAL_EVENT
 from service.store.models import GameRow, MailPreferenceRow, OutboxRow, SeatRow
 from service.store.events import Event
@@ -268,9 +269,31 @@ def queue_mail(session: Session, loaded: Loaded, actor_seat: int | None, now: da
     clock_changes = timekeeping.update_clocks(
         session, row.id, timekeeping.clock_of(loaded.first.payload), decisions, now,
         finished=result is not None or status != "active", mover=actor_seat, clocks=clocks)
-    return move_writes.execute(session, move_writes.Write(
+    first_seq = row.head_seq + 1  # the stored head until this write: the command's events follow
+    topic = channel_topic(loaded, first_seq, status, bool(notified)) if row.webhooks else None
+    ids = move_writes.execute(session, move_writes.Write(
         row.id, (row, status, seq, now), loaded.take_unstored(), clock_changes,
         [(seat_row, key, seq) for seat_row, key in notified], outbox))
+    if topic is None:
+        return ids
+    return ids + webhooks.queue(session, row, first_seq, seq, topic, now)
+
+
+def channel_topic(loaded: Loaded, first_seq: int, status: str, new_decision: bool) -> str | None:
+    """What the game's chat channel is told of the command's events (``first_seq`` on):
+    a rollback or undo, the game's end, a pause or resume, a timeout, else a new decision;
+    None when there is nothing for it (another seat's secret choice in a simultaneous
+    decision asks nobody anything new)."""
+    kinds = {event.kind for event in loaded.since(first_seq - 1)}
+    if kinds & {"RolledBack", "Undone"}:
+        return "rollback"
+    if status in fairness.ENDED:
+        return "end"
+    for kind, topic in (("GamePaused", "paused"), ("GameResumed", "resumed"),
+                        ("TurnTimedOut", "timeout")):
+        if kind in kinds:
+            return topic
+    return "turn" if new_decision else None
 
 
 def outbox_row(loaded: Loaded, seat_row: SeatRow, kind: str, now: datetime, domain: str) -> OutboxRow:

@@ -8,6 +8,7 @@ from functools import cached_property
 from typing import Callable
 
 from service.core.config import Settings
+from service.mail import webhook_delivery
 from service.mail.delivery import deliver, transport_for
 from service.store.db import Database
 
@@ -25,6 +26,10 @@ class Services:
 
     def deliver(self, outbox_id: int) -> str:
         return deliver(self.db, self.settings, outbox_id, self.clock(), self.transport)
+
+    def deliver_post(self, post_id: int) -> str:
+        """One webhook post (``service.mail.webhook_delivery``)."""
+        return webhook_delivery.deliver(self.db, self.settings, post_id, self.clock())
 
     @cached_property
     def transport(self):

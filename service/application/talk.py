@@ -14,6 +14,7 @@ from service.application.games import outbox_row
 from service.core.validation import BadInput, bounded_text
 from service.store import events as store
 from service.store import preferences
+from service.store import webhooks
 from service.store.loading import load
 from service.store.models import EventRow, SeatRow
 
@@ -56,7 +57,8 @@ def post_message(session: Session, game_id: str, seat: int, text: str, now: date
                 if s.seat != seat and not preferences.mail_off(session, game_id, s.seat)]
         session.add_all(rows)
         session.flush()
-        return event.seq, [r.id for r in rows]
+        return event.seq, [r.id for r in rows] + webhooks.queue(
+            session, loaded.row, event.seq, event.seq, "talk", now)
     raise store.Conflict(phrase("the game is busy; try again"))
 
 

@@ -13,6 +13,7 @@ from engine.text import phrase, term
 from service.application.games import outbox_row
 from service.store import events as store
 from service.store import timekeeping
+from service.store import webhooks
 from service.store.loading import Loaded
 from service.store.models import SeatClockRow
 
@@ -32,25 +33,27 @@ def start(session: Session, loaded: Loaded, seat: int, now: datetime, domain: st
     settings = timekeeping.clock_of(loaded.first.payload)
     left = timekeeping.start_vacation(session, _clock(session, loaded, seat), settings,
                                       loaded.first.recorded_at, now)
-    _append(session, loaded, "VacationStarted", {"seat": seat, "auto": auto,
-                                                 "days_left": round(left.total_seconds() / 86400, 2)},
-            actor, now)
-    return _mail(session, loaded, seat, "vacation_auto", now, domain) if auto else []
+    posts = _append(session, loaded, "VacationStarted",
+                    {"seat": seat, "auto": auto,
+                     "days_left": round(left.total_seconds() / 86400, 2)}, actor, now)
+    return (_mail(session, loaded, seat, "vacation_auto", now, domain) if auto else []) + posts
 
 
 def end(session: Session, loaded: Loaded, seat: int, now: datetime, domain: str,
         actor: str, auto: bool) -> list[int]:
     settings = timekeeping.clock_of(loaded.first.payload)
     timekeeping.end_vacation(session, _clock(session, loaded, seat), settings, now)
-    _append(session, loaded, "VacationEnded", {"seat": seat, "auto": auto}, actor, now)
-    return _mail(session, loaded, seat, "vacation_over", now, domain) if auto else []
+    posts = _append(session, loaded, "VacationEnded", {"seat": seat, "auto": auto}, actor, now)
+    return (_mail(session, loaded, seat, "vacation_over", now, domain) if auto else []) + posts
 
 
-def _append(session, loaded, kind, payload, actor, now) -> None:
+def _append(session, loaded, kind, payload, actor, now) -> list[int]:
+    """The event, and the posts it owes the game's chat channel (their ids)."""
     event = store.append(session, loaded.row.id, loaded.seq + 1, loaded.head_hash, kind,
                          payload, actor, now)
     loaded.events.append(event)
     loaded.row.head_seq, loaded.row.updated_at = event.seq, now
+    return webhooks.queue(session, loaded.row, event.seq, event.seq, "vacation", now)
 
 
 def _mail(session, loaded, seat, kind, now, domain) -> list[int]:

@@ -45,6 +45,10 @@ class Settings:
     proxy_hops: int = 0
     # The development server's port (``./chasqui run``; a deployment's web process binds its own).
     port: int = DEFAULT_PORT
+    # Hosts (or host:port) a webhook may reach over plain http, trusted as the operator
+    # named them (their addresses are not checked); every other hook is https to a public
+    # address (``service.mail.webhook_guard``).
+    webhook_http_hosts: tuple[str, ...] = ()
 
     @property
     def embedded_tasks(self) -> bool:
@@ -122,6 +126,8 @@ def from_env(env: dict[str, str] | None = None) -> Settings:
         rate_limit=env.get("CHASQUI_RATE_LIMIT") or "1000 per minute",
         proxy_hops=int(env.get("CHASQUI_PROXY_HOPS") or 0),
         port=int(env.get("PORT") or DEFAULT_PORT),
+        webhook_http_hosts=tuple(h.strip() for h in (env.get("CHASQUI_WEBHOOK_HTTP_HOSTS") or "")
+                                 .split(",") if h.strip()),
     )
 
 
@@ -135,7 +141,7 @@ VARIABLES = {
     "CHASQUI_QUEUE": "queue", "CHASQUI_INBOUND_TOKEN": "inbound_token",
     "CHASQUI_INBOUND_ADDRESS": "inbound_address", "CHASQUI_SIGNIN_PER_HOUR": "signin_per_hour",
     "CHASQUI_INVITES_PER_DAY": "invites_per_day", "CHASQUI_RATE_LIMIT": "rate_limit",
-    "CHASQUI_PROXY_HOPS": "proxy_hops",
+    "CHASQUI_PROXY_HOPS": "proxy_hops", "CHASQUI_WEBHOOK_HTTP_HOSTS": "webhook_http_hosts",
 }
 SECRETS = {"CHASQUI_SECRET_KEY", "CHASQUI_ADMIN_TOKEN", "CHASQUI_INBOUND_TOKEN"}
 

@@ -7,19 +7,33 @@ row cost a broker round trip and a lock transaction per mail.  ``chasqui.deliver
 and the due rows of its (game, seq) with it) stays for tasks queued before and for the sweep.
 A broker outage is logged and ignored: the rows are committed, and the beat sweep delivers
 them once the broker is back.  Without Redis (the embedded default) rows are delivered
-in-process, right away."""
+in-process, right away.
+
+A command's ids may include webhook posts (``store.webhooks.HookPost``): they go to the
+webhook delivery (``chasqui.deliver_webhooks``, or in-process), every other id to the mail's."""
 from __future__ import annotations
 
 import logging
 from typing import Callable, Iterable
 
+from service.store.webhooks import HookPost
+
 log = logging.getLogger(__name__)
 
 DELIVER_TASK = "chasqui.deliver"
 DELIVER_MANY_TASK = "chasqui.deliver_many"
+DELIVER_WEBHOOKS_TASK = "chasqui.deliver_webhooks"
 # One task holds its rows' locks while it sends them all: a bound keeps one task short (a
 # sweep may hand over hundreds of rows) and lets another worker take the next batch.
 BATCH = 32
+
+
+def split(outbox_ids: Iterable[int]) -> tuple[list[int], list[int]]:
+    """(mail outbox ids, webhook post ids), as plain ints."""
+    mail, posts = [], []
+    for row_id in outbox_ids:
+        (posts if isinstance(row_id, HookPost) else mail).append(int(row_id))
+    return mail, posts
 
 
 def batches(outbox_ids: Iterable[int], size: int = BATCH) -> list[list[int]]:
@@ -49,7 +63,13 @@ class CeleryDispatcher:
         )
 
     def __call__(self, outbox_ids: Iterable[int]) -> None:
-        outbox_ids = list(outbox_ids)
+        outbox_ids, posts = split(outbox_ids)
+        if posts:
+            try:
+                self.client.send_task(DELIVER_WEBHOOKS_TASK, args=[posts], queue=self.queue,
+                                      retry=False)
+            except Exception as error:  # noqa: BLE001  the sweep will deliver them
+                log.warning("could not queue webhook posts %s (%s); the sweep will", posts, error)
         for batch in batches(outbox_ids):
             try:
                 self.client.send_task(DELIVER_MANY_TASK, args=[batch], queue=self.queue,
@@ -65,12 +85,19 @@ class CeleryDispatcher:
 class InlineDispatcher:
     """The embedded default: deliver now, in this process; failures stay pending."""
 
-    def __init__(self, deliver: Callable[[int], str]):
-        self.deliver = deliver
+    def __init__(self, deliver: Callable[[int], str],
+                 deliver_post: Callable[[int], str] | None = None):
+        self.deliver, self.deliver_post = deliver, deliver_post
 
     def __call__(self, outbox_ids: Iterable[int]) -> None:
-        for outbox_id in outbox_ids:
+        mail, posts = split(outbox_ids)
+        for outbox_id in mail:
             try:
                 self.deliver(outbox_id)
             except Exception:  # noqa: BLE001  a mail problem must never undo a move
                 log.exception("in-process delivery of outbox %s failed; left pending", outbox_id)
+        for post_id in posts if self.deliver_post is not None else ():
+            try:
+                self.deliver_post(post_id)
+            except Exception:  # noqa: BLE001  nor a channel's
+                log.exception("in-process webhook post %s failed; left pending", post_id)

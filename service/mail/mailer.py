@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr
 from typing import Iterable
+from urllib.parse import urlsplit
 
 from flask import render_template
 from flask_babel import force_locale
@@ -31,7 +32,8 @@ from service.core.config import Settings
 from service.store.db import Database
 from service.mail.headers import one_address, one_line
 from service.mail.delivery import guarded, send_and_record, transport_for
-from service.store.models import AccountMailRow, InvitationRow, PendingGameRow, SignInTokenRow
+from service.store.models import (AccountMailRow, GameRow, InvitationRow, PendingGameRow,
+                                  SignInTokenRow, WebhookDeliveryRow, WebhookRow)
 from service.store.events import utc
 from service.store.timekeeping import stored_clock
 from service.core.pace import pace_label
@@ -39,7 +41,8 @@ from service.core.pace import pace_label
 log = logging.getLogger(__name__)
 
 TASK = "chasqui.deliver_account_mail"
-KINDS = ("sign_in", "invitation", "join", "admin_paused", *seat_offer_mail.MAIL_KINDS)
+KINDS = ("sign_in", "invitation", "join", "admin_paused", "webhook_off",
+         *seat_offer_mail.MAIL_KINDS)
 
 
 def queue(session: Session, kind: str, ref_id: int, to_addr: str, now: datetime,
@@ -152,7 +155,7 @@ def build_message(session: Session, settings: Settings, row: AccountMailRow) -> 
     context: dict = {"base_url": settings.base_url}
     language = "en"
     if row.kind == "admin_paused":  # the pause policy tells the game's admins
-        from service.store.models import DeadlineRow, GameRow, SeatRow
+        from service.store.models import DeadlineRow, SeatRow
 
         deadline = session.get(DeadlineRow, row.ref_id)
         game = session.get(GameRow, deadline.game_id)
@@ -160,6 +163,14 @@ def build_message(session: Session, settings: Settings, row: AccountMailRow) -> 
         context.update(game_id=game.id, game_name=game.game, seat_name=seat.name,
                        due=_when(deadline.due_at), admin_url=f"{settings.base_url}/admin/games/{game.id}")
         subject, template, name = f"[Chasqui] Game {game.id} paused: {seat.name}'s time ran out", "admin_paused", ""
+    elif row.kind == "webhook_off":  # a game's chat channel kept failing
+        hook = session.get(WebhookRow, row.ref_id)
+        game = session.get(GameRow, hook.game_id)
+        context.update(game_id=game.id, game_name=game.game, style=hook.style,
+                       host=urlsplit(hook.url).hostname or "?", failures=hook.failures,
+                       error=_last_error(session, hook.id))
+        subject, template, name = (f"[Chasqui] Game {game.id}: a webhook was switched off",
+                                   "webhook_off", "")
     elif row.kind in seat_offer_mail.MAIL_KINDS:  # a seat offered to a new player
         parts = seat_offer_mail.mail_parts(session, settings, row.kind, row.ref_id)
         if parts is None:  # the offer ended before its invitation went out
@@ -201,6 +212,14 @@ def build_message(session: Session, settings: Settings, row: AccountMailRow) -> 
                                 subtype="html")
     message.set_boundary("=_chasqui_" + hashlib.sha256(row.message_id.encode()).hexdigest()[:32])
     return message
+
+
+def _last_error(session: Session, hook_id: int) -> str:
+    return session.scalars(select(WebhookDeliveryRow.last_error)
+                           .where(WebhookDeliveryRow.hook_id == hook_id,
+                                  WebhookDeliveryRow.last_error.is_not(None))
+                           .order_by(WebhookDeliveryRow.attempts.desc(),
+                                     WebhookDeliveryRow.id.desc())).first() or ""
 
 
 def _when(moment: datetime) -> str:

@@ -23,6 +23,9 @@ class GameRow(Base):
     head_seq: Mapped[int] = mapped_column(Integer, default=0)
     # The organiser's pace (``service.core.pace``); NULL: none was set.
     pace: Mapped[str | None] = mapped_column(String(10), nullable=True)
+    # How many of the game's webhooks are on (``store.webhooks``): a command whose game has
+    # none writes no webhook row and reads no webhook table.
+    webhooks: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class SeatRow(Base):
@@ -59,7 +62,18 @@ class EventRow(Base):
     sealed: Mapped[dict | None] = mapped_column(JSON(none_as_null=True), nullable=True)
 
 
-class OutboxRow(Base):
+class Delivered:
+    """The columns every outbox table has (mail of a game, mail of no game, webhook posts):
+    where its delivery stands, which ``delivery.record`` and its kin write."""
+    status: Mapped[str] = mapped_column(String(20), default="pending")
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class OutboxRow(Delivered, Base):
     """A mail owed, written in the same transaction as the event that caused it.
     The content is a pure function of (game, seat, kind, seq), so a retry after a crash sends
     the very same message with the very same Message-ID."""
@@ -77,12 +91,6 @@ class OutboxRow(Base):
     seq: Mapped[int] = mapped_column(Integer)
     to_addr: Mapped[str] = mapped_column(String(254))
     message_id: Mapped[str] = mapped_column(String(200))
-    status: Mapped[str] = mapped_column(String(20), default="pending")
-    attempts: Mapped[int] = mapped_column(Integer, default=0)
-    next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class LocalMailRow(Base):
@@ -287,7 +295,7 @@ class InvitationBlockRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-class AccountMailRow(Base):
+class AccountMailRow(Delivered, Base):
     """Mail owed outside any game (sign-in links, invitations, lobby join confirmations):
     the outbox pattern of ``outbox`` without its game.  The message is a pure function of the
     row and the row it refers to (``kind`` + ``ref_id``), so a retry repeats the Message-ID."""
@@ -303,12 +311,6 @@ class AccountMailRow(Base):
     ref_id: Mapped[int] = mapped_column(Integer)
     to_addr: Mapped[str] = mapped_column(String(254))
     message_id: Mapped[str] = mapped_column(String(200))
-    status: Mapped[str] = mapped_column(String(20), default="pending")
-    attempts: Mapped[int] = mapped_column(Integer, default=0)
-    next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 # --- Seat replacement by invitation -------------------------------------------------------------
@@ -365,4 +367,58 @@ class PrivateFeedRow(Base):
     email: Mapped[str] = mapped_column(String(254), primary_key=True)
     kind: Mapped[str] = mapped_column(String(20), primary_key=True)
     nonce: Mapped[str] = mapped_column(String(64))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+# --- A game's chat channel (webhooks) -------------------------------------------------------
+
+class WebhookRow(Base):
+    """A chat channel a game's news is posted to.  ``style``: the body's format ("discord",
+    "slack", "matrix", "json"); ``secret``: the HMAC key of a "json" hook's signature, shown
+    once when the hook is added.  ``failures`` counts the deliveries that failed in a row;
+    at ``webhook_delivery.SWITCH_OFF_AFTER`` the hook is switched off (``status`` "off")."""
+    __tablename__ = "webhooks"
+    __table_args__ = (Index("ix_webhooks_game", "game_id", "status"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    style: Mapped[str] = mapped_column(String(10))
+    url: Mapped[str] = mapped_column(String(2000))
+    secret: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    talk: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    language: Mapped[str] = mapped_column(String(10), default="en")
+    added_by: Mapped[str] = mapped_column(String(80))
+    status: Mapped[str] = mapped_column(String(20), default="active")
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    switched_off_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
+                                                             nullable=True)
+
+
+class WebhookDeliveryRow(Delivered, Base):
+    """One post owed to one hook, written in the transaction of the events it tells of
+    (seqs ``first_seq`` to ``seq``).  (hook, seq) is unique: an event is posted to a hook
+    once, whoever delivers it.  The body is a pure function of the row and the game at
+    ``seq``, so a retry posts the same message."""
+    __tablename__ = "webhook_outbox"
+    __table_args__ = (
+        UniqueConstraint("hook_id", "seq", name="uq_webhook_outbox_hook_seq"),
+        Index("ix_webhook_outbox_due", "status", "next_attempt_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    hook_id: Mapped[int] = mapped_column(ForeignKey("webhooks.id"))
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    seq: Mapped[int] = mapped_column(Integer)
+    first_seq: Mapped[int] = mapped_column(Integer)
+    topic: Mapped[str] = mapped_column(String(20))
+
+
+class WebhookPolicyRow(Base):
+    """Whether the seated players of a game may add its webhooks too (no row: only the
+    organiser and the game's admins)."""
+    __tablename__ = "webhook_policies"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    players_may_add: Mapped[bool] = mapped_column(Boolean, default=False)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -34,7 +34,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], datetime] =
         db.upgrade()
     chasqui = Services(settings, db, clock, dispatch=None)
     if settings.embedded_tasks:
-        chasqui.dispatch = InlineDispatcher(chasqui.deliver)
+        chasqui.dispatch = InlineDispatcher(chasqui.deliver, chasqui.deliver_post)
     else:
         chasqui.dispatch = CeleryDispatcher(settings.redis_url, settings.queue)
     install(app, chasqui)
@@ -66,6 +66,8 @@ def _register(app: Flask, settings: Settings) -> None:
     app.register_blueprint(play.bp)
     from service.web import notes
     app.register_blueprint(notes.bp)  # a seat's private notes, on its play page only
+    from service.web import channel
+    app.register_blueprint(channel.bp)  # a game's chat channel: its webhooks
     from service.web import vacation
     app.register_blueprint(vacation.bp)
     from service.web import zones

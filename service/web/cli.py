@@ -164,16 +164,18 @@ def sweep():
 
 def sweep_outboxes(svc) -> int:
     """Deliver the due rows of the game outbox and of the accounts' (sign-in links,
-    invitations); returns how many were due.  A row whose delivery raises is logged with its
+    invitations) and the webhook posts; returns how many were due.  A row whose delivery raises is logged with its
     id and the next row goes on (a delivery records its own row's faults: ``delivery.fault``)."""
-    from service.mail import mailer
+    from service.mail import mailer, webhook_delivery
 
     ids = due_ids(svc.db, svc.clock())
     each_row("outbox", ids, svc.deliver)
     account_ids = mailer.due_ids(svc.db, svc.clock())
     each_row("account mail", account_ids,
              lambda mail_id: mailer.deliver(svc.db, svc.settings, mail_id, svc.clock()))
-    return len(ids) + len(account_ids)
+    post_ids = webhook_delivery.due_ids(svc.db, svc.clock())
+    each_row("webhook post", post_ids, svc.deliver_post)
+    return len(ids) + len(account_ids) + len(post_ids)
 
 
 def each_row(what: str, ids: list[int], deliver_one) -> None:
@@ -281,6 +283,8 @@ def shown(variable: str, value) -> str:
         return "(unset)"
     if variable in SECRETS:
         return "(set)"
+    if isinstance(value, tuple):  # a list setting, as it is written: comma-separated
+        return ",".join(value) or "(none)"
     text = str(value)
     parts = urlsplit(text) if "://" in text else None
     if parts is not None and parts.password:

@@ -17,6 +17,7 @@ from service.web import sessions
 from service.application.invitations import InvitationError
 from service.web.extensions import limiter, services
 from service.web.errors import told
+from service.web.channel import organiser_channel
 from service.view.i18n import N_
 from service.store.models import AccountRow, PendingGameRow
 from service.store.timekeeping import POLICIES, ClockSettings
@@ -165,8 +166,10 @@ def game(pending_id: str, error: str | None = None):
         pending = invitations.own_pending(session, g.account, pending_id)
         rows = [(i, invitations.state_of(i, now)) for i in invitations.invitations_of(session, pending_id)]
         free = invitations.free_seats(session, pending, now)
+        channel = organiser_channel(session, pending.game_id)
     return render_template("organiser/game.html", pending=pending, rows=rows, free=free,
-                           summary=mailer.game_summary(pending), account=g.account, error=error)
+                           summary=mailer.game_summary(pending), account=g.account, error=error,
+                           **channel)
 
 
 @bp.post("/games/<pending_id>/invitations/<int:invitation_id>/replace")

@@ -11,6 +11,7 @@ from service.store import notes, timekeeping
 from service.application.confirmations import named, own_move
 from service.web.extensions import services
 from service.web.feeds import links as feed_links
+from service.web.channel import seat_channel
 from service.web.errors import told
 from service.application.games import is_fresh
 from service.view.i18n import page_language, said
@@ -32,8 +33,10 @@ def page(secret: str):
         undo = undo_label(loaded, seat, session)  # no second replay
         own_notes = notes.read(session, loaded.seats[seat])  # this seat's holder's only
         private_links = feed_links(session, loaded.seats[seat])
+        context_channel = seat_channel(session, loaded.row.id, seat)
     context = seat_context(svc.settings, loaded, seat)
     context.update(private_links)
+    context.update(context_channel)
     context["undo"], context["notes"] = undo, own_notes
     context["notes_limit"] = notes.MAX_NOTES
     context["clocks"], context["my_zone"] = clocks, zone

@@ -162,6 +162,7 @@ ENGLISH_ONLY = {
     "ApiError", "Refused",                             # the JSON APIs answer in English
     "AdminError", "ClickException",                    # the command line
     "TemporaryFailure", "PermanentFailure", "_classify",  # the mail relay's answers, logged
+    "PostFailed",                                      # a webhook channel's answers, kept on the post's row
     "DisconnectionError",                              # the database pool reconnects
     "BadReplyToken",                                   # not a reply address: nobody to tell
 }
