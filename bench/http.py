@@ -9,7 +9,7 @@ events, replay, validate, append with the hash chain, write the outbox, commit, 
 Each pair runs in two server settings: as deployed (the ``web:`` line of the Procfile, read
 from it: sync workers, ``WEB_CONCURRENCY`` of them, with its access log, here to /dev/null)
 and the setting of the earlier rounds (2 gthread workers x 4 threads), so that figures stay
-comparable with both the deployment and the history in docs/performance.md.
+comparable with both the deployment and earlier figures (in docs/performance.md's git log).
 
 Besides the rates and latencies it prints, per request, the CPU milliseconds (Linux ``/proc``)
 of the server's processes, of the PostgreSQL backends of the throwaway database and of the
