@@ -80,7 +80,7 @@ def label(code: str | None) -> str:
 @lru_cache(maxsize=256)  # a pure function of two short strings, asked once per mail
 def preview(language: str, code: str | None) -> str:
     """The preview line of a mail of kind ``code`` in ``language``: its label, begun with a
-    capital letter as the first words of a mail are ("Your turn", "轮到你了")."""
+    capital letter as the first words of a mail are ("Your turn", "轮到你")."""
     text = translate(language, kind_of(code).label)
     return text[:1].upper() + text[1:]
 
