@@ -54,7 +54,7 @@ KINDS: dict[str, MailKind] = {
     # An address's daily list of waiting games (service/mail/digest.py).
     "digest": MailKind(N_("digest"), N_("Your games that are waiting for you.")),
     # Mail of no game yet, or to no seat (service/mail/mailer.py, seat_offer_mail.py).
-    "sign_in": MailKind(N_("sign-in link")),
+    "sign_in": MailKind(N_("link to sign in")),
     "invitation": MailKind(N_("invitation")),
     "join": MailKind(N_("seat to confirm")),
     "admin_paused": MailKind(N_("paused, waiting for an admin")),
