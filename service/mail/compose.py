@@ -15,9 +15,10 @@ from sqlalchemy.orm import object_session
 
 from engine.text import phrase, term
 from service.mail import headers as mail_headers
+from service.mail import kinds
 from service.mail import kit as mailkit
 from service.view.notices import notice_for
-from service.view.i18n import N_, translate
+from service.view.i18n import N_
 from service.core.config import Settings
 from service.store.loading import Loaded
 from service.mail.message_ids import thread_root
@@ -127,23 +128,6 @@ def deadlines_for(session, loaded: Loaded, rows) -> dict:
     return {seat: found.get(seat) for seat in keys}
 
 
-KIND_INTRO = {
-    "start": "A new game has started.",
-    "turn": "It is your turn.",
-    "game_over": "The game is over.",
-    "timeout": "A player's time ran out.",
-    "vacation_auto": "Your time ran out, so your vacation started by itself: your clock is stopped.",
-    "vacation_over": "Your vacation days are used up: your clock runs again.",
-    # Admin and undo notices.  Each of these events makes every earlier link stale.
-    "rollback": "An admin rolled the game back. Links in earlier mails no longer work; use these.",
-    "undone": "A player took back a move. Links in earlier mails no longer work; use these.",
-    "seat": "You now have a seat in this game.",
-    "paused": "An admin paused the game: no moves are taken until it resumes.",
-    "resumed": "The game goes on again. Links in earlier mails no longer work; use these.",
-    "abandoned": "An admin ended this game: no more moves are taken.",
-}
-
-
 def render(name: str, context: dict) -> str:
     """A mail template rendered with ``context`` from the app's Jinja environment.  Not
     ``flask.render_template``: the context processors it runs (``g``, ``request``,
@@ -164,7 +148,8 @@ def build_message(settings: Settings, loaded: Loaded, row: OutboxRow,
 
         return build_digest(settings, row, language)
     context = seat_context(settings, loaded, row.seat)
-    context["intro"] = translate(language, KIND_INTRO.get(row.kind, ""))
+    context["intro"] = kinds.intro(language, row.kind)
+    context["preview"] = kinds.preview(language, row.kind)
     context["kind"] = row.kind
     context["notice"] = notice_for(loaded, row.kind, row.seat)
     context.update(clock_lines(loaded, row, deadlines, zones, language))

@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, object_session
 
 from service.mail import headers as mail_headers
+from service.mail import kinds
 
 from service.store import preferences
 from service.store.db import Database
@@ -136,7 +137,8 @@ def build_digest(settings, row: OutboxRow, language: str) -> EmailMessage:
                    f"{preferences.unsubscribe_token(settings.secret_key, '*', -1, row.to_addr)}")
     day = digest.day if digest is not None else utc(row.created_at).date().isoformat()
     context = {"entries": entries, "my_games_url": my_games, "unsubscribe_url": unsubscribe,
-               "day": day, "intro": translate(language, mailkit.KIND_INTRO["digest"]),
+               "day": day, "intro": kinds.intro(language, row.kind),
+               "preview": kinds.preview(language, row.kind),
                "title": "Chasqui", "language": language}
     message = EmailMessage()
     message["Subject"] = f"[Chasqui] {translate(language, 'Your waiting games')} — {day}"

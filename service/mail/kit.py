@@ -22,14 +22,6 @@ from service.core.tokens import spectate_token
 from service.view.i18n import CONTENT_LANGUAGE, translate
 from service.mail.reply_address import reply_address
 
-# Table talk and answers to a player's own reply, on top of mail.KIND_INTRO.
-KIND_INTRO = {
-    "talk": "A message to the table.",
-    "reply_ok": "Your move by mail was recorded.",
-    "reply_error": "Your reply could not be used.",
-    "digest": "Your games that are waiting for you.",
-}
-
 _INLINER = css_inline.CSSInliner(keep_style_tags=False, load_remote_stylesheets=False)
 
 
@@ -242,8 +234,6 @@ def extra_context(settings, loaded, row, language: str) -> dict:
     context["title"] = translate(language, loaded.game.title)
     context["talk"] = None
     context["reply_detail"] = None
-    if row.kind in KIND_INTRO:
-        context["intro"] = translate(language, KIND_INTRO[row.kind])
     if row.kind == "talk":
         context["talk"] = message_at(loaded, row.seq)
     if row.kind in ("reply_ok", "reply_error"):

@@ -27,6 +27,7 @@ from engine import GAMES
 from engine.text import phrase
 from service.view import i18n
 from service.core import row_links
+from service.mail import kinds
 from service.mail import seat_offer_mail
 from service.core.config import Settings
 from service.store.db import Database
@@ -206,6 +207,7 @@ def build_message(session: Session, settings: Settings, row: AccountMailRow) -> 
     language = language if language in i18n.LOCALES else "en"
     if language != "en":  # the game's language, chosen by the organiser
         message["Content-Language"] = i18n.CONTENT_LANGUAGE[language]
+    context["preview"] = kinds.preview(language, row.kind)
     with force_locale(language):
         message.set_content(render_template(f"organiser/mail/{template}.txt", **context))
         message.add_alternative(render_template(f"organiser/mail/{template}.html", **context),

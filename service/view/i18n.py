@@ -21,8 +21,8 @@ def N_(text: str) -> str:
     return text
 
 
-# Texts made at run time that the catalogs must hold: the mail intros (service.mail.compose and
-# service.mail.kit KIND_INTRO), game statuses, and the digest's subject; then each game's own
+# Texts made at run time that the catalogs must hold: the mail intros (service.mail.kinds),
+# game statuses, and the digest's subject; then each game's own
 # (its title, its action labels: service.view.games.<game>).
 SERVICE_TEXTS = (
     N_("A new game has started."), N_("It is your turn."), N_("The game is over."),

@@ -111,7 +111,9 @@ def _register_mail(app: Flask) -> None:
     from service.web import spectate
     from service.web import talk
     from service.web import inbound_webhook as webhook
+    from service.mail import kinds
     languages.init_app(app)
+    app.jinja_env.globals["mail_kind"] = kinds.label  # a mail's kind named on pages
     app.register_blueprint(webhook.bp)
     csrf.exempt(webhook.bp)
     talk.init_app(app)

@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 
 from flask import Blueprint, abort, render_template, request
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from service.mail.preview import read_stored
 from service.web.extensions import services
-from service.store.models import LocalMailRow
+from service.store.models import AccountMailRow, LocalMailRow, OutboxRow
 
 bp = Blueprint("mailbox", __name__, url_prefix="/mailbox")
 
@@ -36,12 +36,18 @@ def preview(html: str) -> str:
 
 @bp.get("/")
 def inbox():
+    """The newest mails, each with its kind: the subject of a game's mail is the same for every
+    mail of the game, so the kind is what tells a turn from table talk.  The kind is the
+    outbox row's that sent the mail (both outboxes' Message-IDs are unique)."""
     to = request.args.get("to")
     with services().db.reading() as session:
-        query = select(LocalMailRow).order_by(LocalMailRow.id.desc()).limit(200)
+        query = (select(LocalMailRow, func.coalesce(OutboxRow.kind, AccountMailRow.kind))
+                 .outerjoin(OutboxRow, OutboxRow.message_id == LocalMailRow.message_id)
+                 .outerjoin(AccountMailRow, AccountMailRow.message_id == LocalMailRow.message_id)
+                 .order_by(LocalMailRow.id.desc()).limit(200))
         if to:
             query = query.where(LocalMailRow.to_addr == to)
-        mails = list(session.scalars(query))
+        mails = [{"row": row, "kind": kind} for row, kind in session.execute(query)]
     return render_template("pages/mailbox.html", mails=mails, to=to)
 
 
