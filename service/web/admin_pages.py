@@ -33,6 +33,7 @@ from service.web.errors import told
 from service.store.loading import NotFound, load
 from service.store.history import REWIND_EVENTS
 from service.view.i18n import N_
+from service.store.organisers import organiser_of
 from service.store.models import GameRow, OutboxRow
 from service.view.presenter import seat_context
 from service.store.events import Conflict
@@ -282,9 +283,10 @@ def game_page(game_id: str):
         loaded = load(session, game_id)
         mail = mail_status(session, game_id)
         offers = seat_offers.open_offers(session, game_id, svc.clock())
-        admins = auth.actor_addresses(session)
+        admins = auth.actor_addresses(session) if g.admin.seat_in(loaded.seats) is None else None
+        organiser = organiser_of(session, game_id)
     may_see_seats = g.admin.may_see_seats_of(loaded.seats)  # a player first: never in their game
-    entries, report = audit(loaded, site_admin=may_see_seats, admins=admins)
+    entries, report = audit(loaded, site_admin=may_see_seats, admins=admins, organiser=organiser)
     to_act = loaded.game.to_act(loaded.state) if loaded.row.status == "active" else []
     reveal = shows_secrets(loaded, may_see_seats)
     says = [described(loaded, i, reveal) for i in range(len(entries))]
