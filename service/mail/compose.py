@@ -156,7 +156,7 @@ def _organiser(loaded: Loaded, row: OutboxRow):
 def render(name: str, context: dict) -> str:
     """A mail template rendered with ``context`` from the app's Jinja environment.  Not
     ``flask.render_template``: the context processors it runs (``g``, ``request``,
-    ``session``, the pages' ``html_lang`` and ``signed_in``) are for pages; a mail is the same
+    ``session``, the pages' ``html_lang`` and ``visitor``) are for pages; a mail is the same
     whether it is built inside a web request or in a worker."""
     return current_app.jinja_env.get_template(name).render(context)
 
