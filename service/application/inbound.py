@@ -24,7 +24,8 @@ from engine import IllegalAction
 from engine.text import phrase
 from service.store import preferences
 from service.store.loading import NotFound, load
-from service.application.games import StaleMove
+from service.application.games import StaleMove, is_fresh
+from service.application.stale import RACE_LOST, why_stale
 from service.view.i18n import N_, translate
 from service.mail.reply_address import BadReplyToken, split_token, token_in, token_matches
 from service.mail.inbound_parse import Reply, match_action, parse, replied_seq
@@ -65,8 +66,11 @@ def handle(svc, raw: bytes, envelope_recipients: list[str] | None = None) -> str
         language = preferences.language_of(session, record.game_id, seat)
         seq = replied_seq(reply, record.game_id, seat)
         offered = _offered(session, record.game_id, seat, seq, loaded.seq, language)
+        closed = seq is not None and (not 0 < seq <= loaded.seq
+                                      or loaded.row.status in ("finished", "abandoned"))
+        refused = why_stale(loaded, seat, seq) if closed else None
         inbound_id = record.id
-    return _act(svc, inbound_id, record.game_id, seat, secret, reply, seq, offered)
+    return _act(svc, inbound_id, record.game_id, seat, secret, reply, seq, offered, refused)
 
 
 def _authorise(session, svc, record: InboundMailRow, reply: Reply, token: str) -> str | None:
@@ -114,7 +118,9 @@ def _offered(session, game_id: str, seat: int, seq: int | None, head: int,
 
 
 def _act(svc, inbound_id: int, game_id: str, seat: int, secret: str, reply: Reply,
-         seq: int | None, offered) -> str:
+         seq: int | None, offered, refused=None) -> str:
+    """``refused``: why no move can be taken on the answered mail's seq at all (``why_stale``:
+    it is not a seq of this game, or the game is over)."""
     from service.application.moves import make_move
     from service.application.talk import post_message
 
@@ -130,6 +136,8 @@ def _act(svc, inbound_id: int, game_id: str, seat: int, secret: str, reply: Repl
             return _answer(svc, inbound_id, "reply_error", "error", _told(svc, game_id, seat, phrase(
                 N_("we could not tell which mail you answered: reply to the newest mail from "
                    "the game (keep its subject), or use its links"))))
+        if index is None and refused is not None:
+            return _answer(svc, inbound_id, "reply_error", "error", _told(svc, game_id, seat, refused))
         if index is None:
             codes = ", ".join(code for code, _, _ in offered)
             detail = (phrase(N_("“{line}” is not one of the codes in that mail ({codes})"),
@@ -139,7 +147,10 @@ def _act(svc, inbound_id: int, game_id: str, seat: int, secret: str, reply: Repl
         action = offered[index][2]
         try:
             make_move(svc, secret, action, seq)
-        except (StaleMove, Conflict, IllegalAction, NotFound, BadSecret) as error:
+        except (StaleMove, Conflict):
+            return _answer(svc, inbound_id, "reply_error", "error",
+                           _told(svc, game_id, seat, _why_late(svc, game_id, seat, seq)))
+        except (IllegalAction, NotFound, BadSecret) as error:
             return _answer(svc, inbound_id, "reply_error", "error", _told(svc, game_id, seat, error))
         return _answer(svc, inbound_id, "reply_ok", "moved", action.get("label") or offered[index][0])
     if not reply.text.strip():
@@ -155,6 +166,15 @@ def _act(svc, inbound_id: int, game_id: str, seat: int, secret: str, reply: Repl
         return _answer(svc, inbound_id, "reply_error", "error", _told(svc, game_id, seat, error))
     svc.dispatch(ids)
     return "talk"
+
+
+def _why_late(svc, game_id: str, seat: int, seq: int):
+    """A move refused as stale, said as a mail reader understands it (``why_stale``), on the
+    game as it is now; a race lost to writers whose moves left this seq fresh may be answered
+    again (``RACE_LOST``)."""
+    with svc.db.reading() as session:
+        loaded = load(session, game_id)
+    return RACE_LOST if is_fresh(loaded, seat, seq) else why_stale(loaded, seat, seq)
 
 
 def _told(svc, game_id: str, seat: int, error) -> str:

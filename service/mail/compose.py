@@ -17,13 +17,14 @@ from engine.text import phrase, term
 from service.mail import headers as mail_headers
 from service.mail import kinds
 from service.mail import kit as mailkit
-from service.view.notices import notice_for
+from service.view.notices import BY_ADMIN_KINDS, notice_for
 from service.view.i18n import N_
 from service.core.config import Settings
 from service.store.loading import Loaded
 from service.mail.message_ids import thread_root
 from service.store.mail_reads import DEADLINES
 from service.store.models import OutboxRow
+from service.store.organisers import organiser_of
 from service.view.presenter import seat_context, subject
 from service.store.events import utc
 from service.store.timekeeping import describe_left, format_due, timeout_of, zone_of
@@ -128,10 +129,18 @@ def deadlines_for(session, loaded: Loaded, rows) -> dict:
     return {seat: found.get(seat) for seat in keys}
 
 
+def _organiser(loaded: Loaded, row: OutboxRow):
+    """The game's organiser, looked up only for the rare mails that say who acted."""
+    session = object_session(row)
+    if row.kind not in BY_ADMIN_KINDS or session is None:
+        return None
+    return organiser_of(session, loaded.row.id)
+
+
 def render(name: str, context: dict) -> str:
     """A mail template rendered with ``context`` from the app's Jinja environment.  Not
     ``flask.render_template``: the context processors it runs (``g``, ``request``,
-    ``session``, the pages' ``html_lang`` and ``signed_in``) are for pages; a mail is the same
+    ``session``, the pages' ``html_lang`` and ``visitor``) are for pages; a mail is the same
     whether it is built inside a web request or in a worker."""
     return current_app.jinja_env.get_template(name).render(context)
 
@@ -151,7 +160,7 @@ def build_message(settings: Settings, loaded: Loaded, row: OutboxRow,
     context["intro"] = kinds.intro(language, row.kind)
     context["preview"] = kinds.preview(language, row.kind)
     context["kind"] = row.kind
-    context["notice"] = notice_for(loaded, row.kind, row.seat)
+    context["notice"] = notice_for(loaded, row.kind, row.seat, _organiser(loaded, row))
     context.update(clock_lines(loaded, row, deadlines, zones, language))
     extra = mailkit.extra_context(settings, loaded, row, language)
     context.update(extra)

@@ -8,9 +8,11 @@ from sqlalchemy.orm import Session
 
 from engine import GAMES
 from service.core import row_links
+from engine.text import render
 from service.store.events import utc
 from service.store.models import GameRow, SeatOfferRow, SeatRow
-from service.view.notices import actor_name, opening
+from service.store.organisers import organiser_of
+from service.view.actors import actor_name, opening
 
 INVITE, OFFERED, TAKEN = "seat_invite", "seat_offered", "seat_taken"
 MAIL_KINDS = (INVITE, OFFERED, TAKEN)
@@ -27,13 +29,13 @@ def mail_parts(session: Session, settings, kind: str, offer_id: int) -> dict | N
     title = GAMES[game.game].title if game.game in GAMES else game.game
     players = [s.name for s in session.scalars(select(SeatRow).where(
         SeatRow.game_id == offer.game_id).order_by(SeatRow.seat))]
-    by = actor_name(offer.offered_by, players)
+    by = actor_name(offer.offered_by, players, organiser_of(session, offer.game_id))
     context = {"offer": offer, "game_id": offer.game_id, "title": title, "players": players,
                "by": opening(by), "by_inline": by, "kind": kind,
                "expires": utc(offer.expires_at).strftime("%a %d %b %Y %H:%M UTC")}
     if kind == INVITE:
         context["link"] = f"{settings.base_url}/seat-offer/{row_links.seat_offer_token(settings, offer)}"
-        return {"subject": f"[Chasqui] {context['by']} offers you a seat in {title}",
+        return {"subject": f"[Chasqui] {render(context['by'])} offers you a seat in {title}",
                 "template": "seat_invite", "name": offer.name, "context": context}
     subject = (f"[Chasqui] Your seat in {title} was offered to {offer.name}" if kind == OFFERED
                else f"[Chasqui] {offer.name} took over your seat in {title}")

@@ -15,11 +15,14 @@ from datetime import datetime
 from typing import Any
 
 from engine.core import canonical_json
-from service.view.notices import actor_name, undone_moves
+from engine.text import Phrase, render
+from service.view.actors import actor_name, address_of
+from service.view.notices import undone_moves
 from service.store.fairness import is_over
 from service.store.loading import Loaded
 from service.store.history import ENGINE_EVENTS, REWIND_EVENTS, rebuild, superseded_seqs
 from service.store.events import GENESIS, Event, digest_of, verify_chain
+from service.store.organisers import Organiser
 
 MAX_DIFF_LINES = 60
 _MISSING = object()
@@ -37,7 +40,7 @@ class Entry:
     seq: int
     kind: str
     actor: str
-    who: str
+    who: str | Phrase      # a name or a role (``actors.actor_name``), never a bare code
     recorded_at: datetime
     words: str
     hash: str | None       # None: concealed while the game runs (``concealed``)
@@ -46,9 +49,10 @@ class Entry:
     superseded: bool
     changes: list[Change] = field(default_factory=list)
     more_changes: int = 0
+    address: str | None = None  # the organiser's address, for an admin who may see it
 
     def as_json(self) -> dict:
-        return {"seq": self.seq, "kind": self.kind, "actor": self.actor, "who": self.who,
+        return {"seq": self.seq, "kind": self.kind, "actor": self.actor, "who": render(self.who),
                 "recorded_at": self.recorded_at.isoformat(), "words": self.words,
                 "hash": self.hash, "prev_hash": self.prev_hash, "verified": self.verified,
                 "superseded": self.superseded, "more_changes": self.more_changes,
@@ -162,11 +166,12 @@ def newcomer_address(event) -> str:
     return (event.sealed or {}).get("email") or event.payload.get("email", "")
 
 
-def audit(loaded: Loaded, site_admin: bool,
-          admins: dict[str, str] | None = None) -> tuple[list[Entry], Any]:
+def audit(loaded: Loaded, site_admin: bool, admins: dict[str, str] | None = None,
+          organiser: Organiser | None = None) -> tuple[list[Entry], Any]:
     """The log of the whole game, oldest first, and the chain report; what the viewer may
     see of it (``shows_secrets``).  ``admins``: ``auth.actor_addresses``, to name the admins
-    who acted."""
+    who acted by address -- None for an admin who sits in the game, who is told no more than
+    its players (names and roles); ``organiser``: ``organisers.organiser_of``, to name them."""
     reveal = shows_secrets(loaded, site_admin)
     events = loaded.events
     report = verify_chain(loaded.row.id, events)
@@ -181,10 +186,11 @@ def audit(loaded: Loaded, site_admin: bool,
         changes, more = diff(views[i - 1] if i else None, views[i])
         entries.append(Entry(
             seq=event.seq, kind=event.kind, actor=event.actor,
-            who=actor_name(event.actor, names, admins), recorded_at=event.recorded_at,
+            who=actor_name(event.actor, names, organiser, admins), recorded_at=event.recorded_at,
             words=describe(loaded, i, reveal), hash=None if hidden else event.hash,
             prev_hash=None if prev_hidden else event.prev_hash,
             verified=own and event.prev_hash == prev and event.seq == i + 1,
-            superseded=event.seq in superseded, changes=changes, more_changes=more))
+            superseded=event.seq in superseded, changes=changes, more_changes=more,
+            address=address_of(event.actor, organiser) if admins is not None else None))
         prev, prev_hidden = event.hash, hidden
     return entries, report

@@ -29,7 +29,7 @@ from service.store.loading import Loaded, NotFound, load
 from service.store.preferences import seats_of
 from service.view.audit import states_after_each
 from service.view.i18n import translate
-from service.view.notices import actor_name
+from service.view.actors import actor_name
 
 log = logging.getLogger(__name__)
 

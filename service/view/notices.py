@@ -6,26 +6,16 @@ was undone may have been a secret choice, so only its seat and seq are told, and
 recipient's own undone moves by their label."""
 from __future__ import annotations
 
+from engine.text import render
 from service.store.history import effective_moves
+from service.store.organisers import Organiser
+from service.view.actors import actor_name
 
 REWIND_KINDS = {"rollback": "RolledBack", "undone": "Undone"}
 REASON_KINDS = {"paused": "GamePaused", "abandoned": "GameAbandoned", "resumed": "GameResumed"}
-
-
-def actor_name(actor: str, names: list[str], admins: dict[str, str] | None = None) -> str:
-    """"seat:2" → the seat's player name; "admin:3" → the admin's address where ``admins``
-    (``auth.actor_addresses``, on admins' pages) has it, else "an admin"; "admin:ana@x.org"
-    (events recorded before admins were named by id) → "ana@x.org"; "bot" → "a bot"."""
-    kind, _, rest = actor.partition(":")
-    if kind == "seat" and rest.isdigit() and int(rest) < len(names):
-        return names[int(rest)]
-    if kind == "admin" and rest.isdigit():
-        return (admins or {}).get(actor, "an admin")
-    if kind == "admin" and rest:
-        return rest
-    if actor == "bot":
-        return "a bot"
-    return actor
+# The notices that name an admin's (or the organiser's) act: they need ``notice_for``'s
+# ``organiser`` to name the organiser as the players know them.
+BY_ADMIN_KINDS = frozenset({"rollback", "seat", *REASON_KINDS})
 
 
 def undone_moves(events, rewind_seq: int) -> list:
@@ -42,15 +32,21 @@ def _last(events, kind: str, upto: int):
     return None
 
 
-def notice_for(loaded, kind: str, seat: int | None) -> str:
+def notice_for(loaded, kind: str, seat: int | None, organiser: Organiser | None = None) -> str:
+    """``organiser``: the game's (``organisers.organiser_of``), so the players read who acted
+    by the name they know; anyone else who acted is named by role, never by address."""
     names = [s.name for s in loaded.seats]
+
+    def who_did(event) -> str:
+        return render(actor_name(event.actor, names, organiser))
+
     events = loaded.events
     if kind in REWIND_KINDS:
         event = _last(events, REWIND_KINDS[kind], loaded.seq)
         if event is None:
             return ""
         undone = undone_moves(events, event.seq)
-        who = actor_name(event.actor, names)
+        who = who_did(event)
         parts = [f"The game was taken back to seq {event.payload['to_seq']} by {who}."]
         if undone:
             listed = ", ".join(f"{names[e.payload['seat']]} (seq {e.seq})" for e in undone
@@ -67,7 +63,7 @@ def notice_for(loaded, kind: str, seat: int | None) -> str:
         event = _last(events, REASON_KINDS[kind], loaded.seq)
         if event is None:
             return ""
-        text = f"By {actor_name(event.actor, names)}."
+        text = f"By {who_did(event)}."
         if event.payload.get("reason"):
             text += f" Reason: {event.payload['reason']}"
         return text
@@ -75,11 +71,5 @@ def notice_for(loaded, kind: str, seat: int | None) -> str:
         event = _last(events, "SeatReplaced", loaded.seq)
         if event is not None and event.payload.get("seat") == seat:
             return (f"You take over from {event.payload.get('previous_name', 'another player')} "
-                    f"(set by {actor_name(event.actor, names)}).")
+                    f"(set by {who_did(event)}).")
     return ""
-
-
-def opening(name: str) -> str:
-    """A name that opens a sentence ("an admin" → "An admin"): the offer's texts begin with
-    who made it, and players are not shown an admin's address."""
-    return name[:1].upper() + name[1:]

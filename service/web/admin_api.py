@@ -20,6 +20,7 @@ from service.web.admin_pages import STATUSES, LIST_LIMIT, mail_status, outside_t
 from service.web.extensions import csrf, services
 from service.web.errors import json_errors
 from service.store.loading import load
+from service.store.organisers import organiser_of
 from service.store.models import GameRow
 
 bp = Blueprint("admin_api", __name__, url_prefix="/admin/api")
@@ -105,9 +106,10 @@ def game(game_id: str):
     with svc.db.reading() as session:
         loaded = load(session, game_id)
         mail = mail_status(session, game_id)
-        admins = auth.actor_addresses(session)
+        admins = auth.actor_addresses(session) if g.admin.seat_in(loaded.seats) is None else None
+        organiser = organiser_of(session, game_id)
     entries, report = audit(loaded, site_admin=g.admin.may_see_seats_of(loaded.seats),
-                            admins=admins)
+                            admins=admins, organiser=organiser)
     return jsonify(
         id=game_id, game=loaded.game.name, status=loaded.row.status, seq=loaded.seq,
         to_act=loaded.game.to_act(loaded.state) if loaded.row.status == "active" else [],

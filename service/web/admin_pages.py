@@ -24,6 +24,7 @@ from service.store import fairness
 from service.mail import mailer
 from service.web import sessions
 from service.application import admin_auth as auth
+from service.application import admin_link
 from service.application import admin_commands as commands
 from service.application import seat_offers
 from service.view.audit import audit, newcomer_address, shows_secrets
@@ -33,6 +34,7 @@ from service.web.errors import told
 from service.store.loading import NotFound, load
 from service.store.history import REWIND_EVENTS
 from service.view.i18n import N_
+from service.store.organisers import organiser_of
 from service.store.models import GameRow, OutboxRow
 from service.view.presenter import seat_context
 from service.store.events import Conflict
@@ -62,9 +64,29 @@ def login_required(view):
     @wraps(view)
     def wrapper(*args, **kwargs):
         if g.get("admin") is None:
-            return redirect(url_for("admin.login", next=request.full_path.rstrip("?")))
+            return _not_logged_in()
         return view(*args, **kwargs)
     return wrapper
+
+
+def _signed_in_by_mail():
+    """(the account this cookie signs in by mail, or None; its magic-link admin row, or None)."""
+    with services().db.reading() as session:
+        account = sessions.current(session)
+        row = admin_link.magic_link_admin(session, account.email) if account is not None else None
+    return account, row
+
+
+def _not_logged_in():
+    """A visitor is sent to log in.  Someone signed in by mail is an organiser, whose account
+    has no password: the login form would be of no use to them, so they are told what the
+    admin pages are for, and offered the admin pages of the games they organise, if any."""
+    here = request.full_path.rstrip("?")
+    account, row = _signed_in_by_mail()
+    if account is None:
+        return redirect(url_for("admin.login", next=here))
+    return render_template("admin/not_an_admin.html", may_enter=row is not None,
+                           next=here if request.method == "GET" else ""), 200 if row else 403
 
 
 def game_admin_required(view):
@@ -165,6 +187,18 @@ def login():
         return render_template("admin/login.html", next=request.form.get("next", ""),
                                error=_("Wrong email or password.")), 401
     auth.log_in(row)
+    return redirect(_safe_next(request.form.get("next")), 303)
+
+
+@bp.post("/enter")
+def enter():
+    """An organiser signed in by mail opens the admin pages of the games they organise: a POST,
+    since it logs the admin session in (as the organiser's game page does)."""
+    account, row = _signed_in_by_mail()
+    if row is None:
+        return redirect(url_for("admin.login"))
+    admin_link.log_in_admin(row)  # a fresh session ...
+    sessions.log_in(account)      # ... in which the organiser stays signed in
     return redirect(_safe_next(request.form.get("next")), 303)
 
 
@@ -282,9 +316,10 @@ def game_page(game_id: str):
         loaded = load(session, game_id)
         mail = mail_status(session, game_id)
         offers = seat_offers.open_offers(session, game_id, svc.clock())
-        admins = auth.actor_addresses(session)
+        admins = auth.actor_addresses(session) if g.admin.seat_in(loaded.seats) is None else None
+        organiser = organiser_of(session, game_id)
     may_see_seats = g.admin.may_see_seats_of(loaded.seats)  # a player first: never in their game
-    entries, report = audit(loaded, site_admin=may_see_seats, admins=admins)
+    entries, report = audit(loaded, site_admin=may_see_seats, admins=admins, organiser=organiser)
     to_act = loaded.game.to_act(loaded.state) if loaded.row.status == "active" else []
     reveal = shows_secrets(loaded, may_see_seats)
     says = [described(loaded, i, reveal) for i in range(len(entries))]

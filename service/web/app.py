@@ -130,5 +130,7 @@ def _register_accounts(app: Flask) -> None:
     from service.web import lobby
     from service.web import organiser
     from service.web import signin
+    from service.web import visitor
     for blueprint in (signin.bp, organiser.bp, invitation_pages.bp, lobby.bp):
         app.register_blueprint(blueprint)
+    visitor.init_app(app)  # every page's header: who is signed in

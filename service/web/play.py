@@ -51,8 +51,9 @@ def confirm(secret: str, seq: int, index: int):
     with svc.db.reading() as session:
         loaded, seat = load_for_secret(session, svc, secret)
     context = seat_context(svc.settings, loaded, seat)
-    if not is_fresh(loaded, seat, seq):
-        return render_template("pages/moved_on.html", seen=seq, **context), 409
+    if not is_fresh(loaded, seat, seq):  # a seq the game never had is no "moved on"
+        return render_template("pages/moved_on.html", seen=seq, foreign=not 0 < seq <= loaded.seq,
+                               **context), 409
     context["seq"] = seq
     if index >= len(context["actions"]):
         return render_template("pages/error.html", title="Not available",

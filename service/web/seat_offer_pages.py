@@ -10,7 +10,8 @@ from engine import GAMES
 from service.mail import mailer
 from service.application import admin_commands as commands
 from service.application import seat_offers
-from service.view.notices import actor_name, opening
+from service.store.organisers import organiser_of
+from service.view.actors import actor_name, opening
 from service.web.extensions import limiter, services
 from service.web.errors import told
 from service.store.models import GameRow, SeatRow
@@ -32,7 +33,7 @@ def _summary(session, offer) -> dict:
         select(SeatRow).where(SeatRow.game_id == offer.game_id).order_by(SeatRow.seat))]
     return {"offer": offer, "title": GAMES[game.game].title if game.game in GAMES else game.game,
             "status": game.status, "players": players,
-            "by": opening(actor_name(offer.offered_by, players))}
+            "by": opening(actor_name(offer.offered_by, players, organiser_of(session, offer.game_id)))}
 
 
 @bp.get("/<token>")

@@ -8,8 +8,7 @@ the account (keyed by the normalised address) is made the first time a link is u
 from __future__ import annotations
 
 
-from flask import (Blueprint, has_request_context, redirect, render_template, request,
-                   session as cookie, url_for)
+from flask import Blueprint, redirect, render_template, request, session as cookie, url_for
 from flask_babel import gettext
 
 from service.application import admin_link
@@ -23,13 +22,6 @@ from service.core.validation import BadInput
 
 REQUEST_LIMIT = "10 per minute"   # per client address, on top of the per-address count
 bp = Blueprint("signin", __name__)
-
-
-@bp.app_context_processor
-def _signed_in() -> dict:
-    """Read only for a page (a JSON answer never looks at the session:); a mail
-    rendered outside a request (the sweep) is nobody's page."""
-    return {"signed_in": has_request_context() and cookie.get(sessions.ACCOUNT_ID) is not None}
 
 
 @bp.errorhandler(LinkRefused)

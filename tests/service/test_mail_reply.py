@@ -63,7 +63,7 @@ def test_a_second_reply_is_a_double_and_gets_an_error_mail(app, new_game, smtp, 
     assert len(moves(app, data["id"])) == 1
     error = newest(smtp, "p0@example.com")
     assert "Your reply could not be used." in text_of(error)
-    assert "already recorded" in text_of(error)
+    assert "You already moved since that mail: Stay in the temple." in text_of(error)
 
 
 def test_a_reply_to_an_old_mail_is_stale(app, client, new_game, smtp, listener):
@@ -75,7 +75,20 @@ def test_a_reply_to_an_old_mail_is_stale(app, client, new_game, smtp, listener):
     send(listener, write_reply(start, "B"))
     assert len(moves(app, data["id"])) == 3, "no move from the stale mail"
     error = newest(smtp, "p0@example.com")
-    assert "moved on" in text_of(error)
+    # said as a mail reader understands it (``why_stale``): no "moved on", no "reload"
+    assert "You already moved since that mail: Stay in the temple." in text_of(error)
+    assert "reload" not in text_of(error) and "moved on" not in text_of(error)
+
+
+def test_a_reply_naming_a_seq_the_game_never_had_says_it_is_not_from_this_game(app, new_game, smtp, listener):
+    data, _ = new_game(players=3)
+    start = newest(smtp, "p0@example.com")
+    reply = write_reply(start, "A", threaded=False)
+    reply["In-Reply-To"] = start["Message-ID"].replace(f"<{data['id']}.1.", f"<{data['id']}.999.")
+    send(listener, reply)
+    assert not moves(app, data["id"])
+    error = newest(smtp, "p0@example.com")
+    assert "That mail is not from this game as it is now: it names seq 999" in text_of(error)
 
 
 def test_a_wrong_code_and_an_unthreaded_reply_get_clear_errors(app, new_game, smtp, listener):

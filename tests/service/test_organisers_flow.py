@@ -90,7 +90,9 @@ def test_the_whole_flow_sign_in_form_invitations_all_accept_game_starts_turn_mai
     with svc(app).db.reading() as session:
         assert session.scalar(select(func.count()).select_from(GameAdminRow)
                               .where(GameAdminRow.game_id == row.game_id)) == 1
-    assert client.get(f"/admin/games/{row.game_id}").status_code == 302  # not an admin session yet
+    # not an admin session yet: /admin offers to open one rather than a password form
+    offer = client.get(f"/admin/games/{row.game_id}").get_data(as_text=True)
+    assert "Open the admin pages of your games" in offer and 'type="password"' not in offer
     page = f"/organise/games/{pending_id}"
     response = client.post(f"{page}/admin", data={"csrf_token": csrf(client, page)})
     assert response.status_code == 303 and response.headers["Location"] == f"/admin/games/{row.game_id}"
