@@ -48,7 +48,7 @@ def create_demo(svc, game: str, players: list[tuple[str, str]], accept: bool = T
             organiser_seat=True, invitees=list(invitees))
         pending, mail_ids, _ = invitations.create_pending(session, settings, organiser, draft, now)
         rows = [i for i in invitations.invitations_of(session, pending.id) if i.via == "invite"]
-        tokens = [row_links.invitation_token(settings, i) for i in rows]
+        tokens = _links(settings, rows)
         pending_id = pending.id
     mailer.dispatch(svc, mail_ids)
     for token in tokens if accept else ():
@@ -78,12 +78,16 @@ def _with_links(session, settings, pending: PendingGameRow, organiser: str) -> D
     if pending.game_id is None:
         rows = [i for i in invitations.invitations_of(session, pending.id)
                 if i.via == "invite" and i.status == "pending"]
-        result.invitation_links = [
-            (i.name, f"{settings.base_url}/invite/{row_links.invitation_token(settings, i)}")
-            for i in rows]
+        result.invitation_links = [(i.name, f"{settings.base_url}/invite/{token}")
+                                   for i, token in zip(rows, _links(settings, rows))]
         return result
     loaded = load(session, pending.game_id)
     result.play_links = [
         (s.name, f"{settings.base_url}/play/{secret_for(settings, loaded, s.seat)}")
         for s in loaded.seats]
     return result
+
+
+def _links(settings, rows: list) -> list[str]:
+    """The link texts of invitation ``rows``, as each invitee's mail carries them."""
+    return [row_links.token(settings.secret_key, row_links.INVITATION_SALT, i) for i in rows]

@@ -39,9 +39,7 @@ from service.core.refusals import Refusal
 from service.store.events import utc
 from service.core.tokens import new_game_id
 
-LIFETIME = row_links.INVITATION_LIFETIME
 JOIN_LIFETIME = timedelta(days=1)
-SALT = row_links.INVITATION_SALT
 SEAT_ORDERS = {"random": "random", "as_entered": "as entered"}
 LANGUAGES = preferences.LANGUAGES  # the game's mail language
 # Editions and variants offered on the form, per game (the engine validates them again).
@@ -73,13 +71,14 @@ class Draft:
 
 
 def read_link(session: Session, settings, token: str) -> InvitationRow:
-    pair = row_links.signed_pair(settings.secret_key, SALT, token)
-    if pair is None:
-        raise InvitationError(403, N_("This invitation link is not valid (forged or mistyped)."))
-    row = row_links.row_of(session, InvitationRow, pair)
-    if row is None:
-        raise InvitationError(403, N_("This invitation link is not valid."))
-    return row
+    """The invitation a link names; forged, mistyped or unknown → 403."""
+    return row_links.read(session, InvitationRow, settings.secret_key,
+                          row_links.INVITATION_SALT, token, _refused_link)
+
+
+def _refused_link(forged: bool) -> InvitationError:
+    return InvitationError(403, N_("This invitation link is not valid (forged or mistyped).")
+                           if forged else N_("This invitation link is not valid."))
 
 
 def state_of(invitation: InvitationRow, now: datetime) -> str:
@@ -195,7 +194,7 @@ def create_pending(session: Session, settings, organiser: AccountRow, draft: Dra
     for position, (name, address) in enumerate(invitees, start=seated):
         row = InvitationRow(pending_id=pending.id, position=position, name=name, email=address,
                             nonce=secrets.token_urlsafe(16), via="invite", status="pending",
-                            created_at=now, expires_at=now + LIFETIME)
+                            created_at=now, expires_at=now + row_links.INVITATION_LIFETIME)
         session.add(row)
         session.flush()
         mail_ids.append(mailer.queue(session, "invitation", row.id, address, now,
@@ -308,7 +307,7 @@ def replace(session: Session, settings, organiser: AccountRow, pending_id: str,
         old.status = "replaced"
     row = InvitationRow(pending_id=pending.id, position=old.position, name=name, email=address,
                         nonce=secrets.token_urlsafe(16), via="invite", status="pending",
-                        created_at=now, expires_at=now + LIFETIME)
+                        created_at=now, expires_at=now + row_links.INVITATION_LIFETIME)
     session.add(row)
     session.flush()
     pending.updated_at = now  # a declined one stays "declined": the answer stays on record

@@ -30,10 +30,6 @@ from service.store.models import SeatOfferRow, SeatRow
 from service.core.refusals import Refusal
 from service.store.events import utc
 
-LIFETIME = row_links.SEAT_OFFER_LIFETIME
-SALT = row_links.SEAT_OFFER_SALT
-
-
 class OfferRefused(Refusal):
     """An offer link that cannot be used (or no longer can); ``status`` is the HTTP answer."""
 
@@ -56,13 +52,13 @@ def seat_holding(seats: list[SeatRow], address: str, besides: int) -> SeatRow | 
 
 def read_link(session: Session, secret_key: str, token: str) -> SeatOfferRow:
     """The offer a link names; forged, mistyped or unknown → 403."""
-    pair = row_links.signed_pair(secret_key, SALT, token)
-    if pair is None:
-        raise OfferRefused(403, N_("This link is not valid (forged or mistyped)."))
-    offer = row_links.row_of(session, SeatOfferRow, pair)
-    if offer is None:
-        raise OfferRefused(403, N_("This link is not valid."))
-    return offer
+    return row_links.read(session, SeatOfferRow, secret_key, row_links.SEAT_OFFER_SALT, token,
+                          _refused_link)
+
+
+def _refused_link(forged: bool) -> OfferRefused:
+    return OfferRefused(403, N_("This link is not valid (forged or mistyped).") if forged
+                        else N_("This link is not valid."))
 
 
 def state_of(offer: SeatOfferRow, now: datetime) -> str:
@@ -77,7 +73,7 @@ def usable(offer: SeatOfferRow, now: datetime) -> None:
     state = state_of(offer, now)
     if state == "expired":
         raise OfferRefused(410, phrase("This offer expired (offers last {days} days); ask the "
-                                       "game's admin for a new one.", days=LIFETIME.days))
+                                       "game's admin for a new one.", days=row_links.SEAT_OFFER_LIFETIME.days))
     if state != "pending":
         raise OfferRefused(410, {"accepted": N_("This offer was accepted already."),
                                  "declined": N_("This offer was declined."),
@@ -106,7 +102,7 @@ def offer(session: Session, seat_row: SeatRow, name: str, email: str, offered_by
     row = SeatOfferRow(game_id=seat_row.game_id, seat=seat_row.seat, name=name, email=email,
                        previous_name=seat_row.name, previous_email=seat_row.email,
                        offered_by=offered_by, nonce=secrets.token_urlsafe(16), status="pending",
-                       created_at=now, expires_at=now + LIFETIME)
+                       created_at=now, expires_at=now + row_links.SEAT_OFFER_LIFETIME)
     session.add(row)
     session.flush()
     return row

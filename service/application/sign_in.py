@@ -10,7 +10,6 @@ import secrets
 from datetime import datetime
 from urllib.parse import urlparse
 
-from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
@@ -24,10 +23,6 @@ from service.store.events import utc
 from service.store.models import AccountRow, SignInTokenRow
 from service.view.i18n import N_
 
-LIFETIME = row_links.SIGN_IN_LIFETIME
-SALT = row_links.SIGN_IN_SALT
-
-
 class LinkRefused(Refusal):
     """A sign-in link that cannot be used; ``status`` is the HTTP answer."""
 
@@ -36,15 +31,9 @@ class LinkRefused(Refusal):
         self.status = status
 
 
-def _read_token(settings, token: str) -> tuple[int, str]:
-    try:
-        data = URLSafeSerializer(settings.secret_key, salt=SALT).loads(token)
-    except BadSignature:
-        raise LinkRefused(403, N_("This sign-in link is not valid (forged or mistyped).")) from None
-    if not (isinstance(data, list) and len(data) == 2 and isinstance(data[0], int)
-            and isinstance(data[1], str)):
-        raise LinkRefused(403, N_("This sign-in link is not valid."))
-    return data[0], data[1]
+def _refused_link(forged: bool) -> LinkRefused:
+    return LinkRefused(403, N_("This sign-in link is not valid (forged or mistyped).") if forged
+                       else N_("This sign-in link is not valid."))
 
 
 def safe_next(target: str | None) -> str | None:
@@ -63,7 +52,7 @@ def request_link(session: Session, settings, raw_address: str, next_path: str | 
     quotas.check_address(session, address, now, settings.signin_per_hour)
     row = SignInTokenRow(email=address, nonce=secrets.token_urlsafe(16),
                          next_path=safe_next(next_path), created_at=now,
-                         expires_at=now + LIFETIME)
+                         expires_at=now + row_links.SIGN_IN_LIFETIME)
     session.add(row)
     session.flush()
     return address, mailer.queue(session, "sign_in", row.id, address, now, settings.mail_domain).id
@@ -71,17 +60,15 @@ def request_link(session: Session, settings, raw_address: str, next_path: str | 
 
 def peek(session: Session, settings, token: str, now: datetime) -> SignInTokenRow:
     """The link's row if it can still be used (for the landing page; changes nothing)."""
-    token_id, nonce = _read_token(settings, token)
-    row = session.get(SignInTokenRow, token_id)
-    if row is None or not secrets.compare_digest(row.nonce, nonce):
-        raise LinkRefused(403, N_("This sign-in link is not valid."))
+    row = row_links.read(session, SignInTokenRow, settings.secret_key, row_links.SIGN_IN_SALT,
+                         token, _refused_link)
     if row.used_at is not None:
         raise LinkRefused(410, N_("This sign-in link was used already; each link works once. "
                                   "Ask for a new one."))
     if utc(row.expires_at) <= now:
         raise LinkRefused(410, phrase("This sign-in link expired (links work for {minutes} "
                                       "minutes). Ask for a new one.",
-                                      minutes=int(LIFETIME.total_seconds() // 60)))
+                                      minutes=int(row_links.SIGN_IN_LIFETIME.total_seconds() // 60)))
     return row
 
 

@@ -1,15 +1,18 @@
 """Links that name one row: the signed pair (row id, the row's nonce).
 
 Why a pair: the signature proves the link was made here, and the nonce, kept on the row, lets
-the row take its link back (a new nonce) without a list of revoked links.  An invitation and a
-seat offer are read the same way; each turns ``None`` into its own refusal."""
+the row take its link back (a new nonce) without a list of revoked links.  Sign-in links,
+invitations and seat offers are made and read the same way; each turns a link that cannot be
+used into its own refusal."""
 from __future__ import annotations
 
-import secrets
 from datetime import timedelta
+from typing import Callable
 
-from itsdangerous import BadSignature, URLSafeSerializer
+from itsdangerous import BadSignature
 from sqlalchemy.orm import Session
+
+from service.core.tokens import nonce_matches, serializer, signed
 
 
 # One salt per kind of link, so a link of one kind is never accepted as another.
@@ -21,37 +24,32 @@ INVITATION_LIFETIME = timedelta(days=7)
 SEAT_OFFER_LIFETIME = timedelta(days=7)
 
 
-def sign_in_token(settings, row) -> str:
-    return make(settings.secret_key, SIGN_IN_SALT, row)
+def token(secret_key: str, salt: str, row) -> str:
+    """The link's text for ``row`` (a link of the kind ``salt`` names)."""
+    return signed(secret_key, salt, [row.id, row.nonce])
 
 
-def invitation_token(settings, row) -> str:
-    return make(settings.secret_key, INVITATION_SALT, row)
+def read(session: Session, model, secret_key: str, salt: str, link: str,
+         refuse: Callable[[bool], Exception]):
+    """The ``model`` row that ``link`` names, while the row's nonce is still the one the link
+    was made with.  Otherwise raises ``refuse(forged)``, the caller's refusal: ``forged`` is
+    True when the text is no link made here (forged, mistyped, malformed), False when it was
+    one but its row is gone or has taken it back."""
+    pair = _signed_pair(secret_key, salt, link)
+    if pair is None:
+        raise refuse(True)
+    row = session.get(model, pair[0])
+    if row is None or not nonce_matches(row.nonce, pair[1]):
+        raise refuse(False)
+    return row
 
 
-def seat_offer_token(settings, row) -> str:
-    return make(settings.secret_key, SEAT_OFFER_SALT, row)
-
-
-def make(secret_key: str, salt: str, row) -> str:
-    return URLSafeSerializer(secret_key, salt=salt).dumps([row.id, row.nonce])
-
-
-def signed_pair(secret_key: str, salt: str, token: str) -> tuple[int, str] | None:
-    """The (id, nonce) a genuine link carries; None when forged, mistyped or malformed."""
+def _signed_pair(secret_key: str, salt: str, link: str) -> tuple[int, str] | None:
     try:
-        data = URLSafeSerializer(secret_key, salt=salt).loads(token)
+        data = serializer(secret_key, salt).loads(link)
     except BadSignature:
         return None
     if (isinstance(data, list) and len(data) == 2 and type(data[0]) is int
             and isinstance(data[1], str)):
         return data[0], data[1]
     return None
-
-
-def row_of(session: Session, model, pair: tuple[int, str]):
-    """The row a genuine pair names, while its nonce is still the one the link was made with."""
-    row = session.get(model, pair[0])
-    if row is None or not secrets.compare_digest(row.nonce, pair[1]):
-        return None
-    return row

@@ -10,7 +10,6 @@ from email.message import EmailMessage
 from email.utils import format_datetime
 from functools import lru_cache
 
-from flask import current_app
 from sqlalchemy.orm import object_session
 
 from engine.text import phrase, term
@@ -137,12 +136,12 @@ def _organiser(loaded: Loaded, row: OutboxRow):
     return organiser_of(session, loaded.row.id)
 
 
-def render(name: str, context: dict) -> str:
-    """A mail template rendered with ``context`` from the app's Jinja environment.  Not
-    ``flask.render_template``: the context processors it runs (``g``, ``request``,
-    ``session``, the pages' ``html_lang`` and ``visitor``) are for pages; a mail is the same
-    whether it is built inside a web request or in a worker."""
-    return current_app.jinja_env.get_template(name).render(context)
+def render(name: str, context: dict, language: str) -> str:
+    """A mail template rendered with ``context`` in ``language``'s mail environment
+    (``mailkit.environment``).  Not ``flask.render_template``: the context processors it runs
+    (``g``, ``request``, ``session``, the pages' ``html_lang`` and ``visitor``) are for pages;
+    a mail is the same whether it is built inside a web request or in a worker."""
+    return mailkit.environment(language).get_template(name).render(context)
 
 
 def build_message(settings: Settings, loaded: Loaded, row: OutboxRow,
@@ -179,9 +178,9 @@ def build_message(settings: Settings, loaded: Loaded, row: OutboxRow,
     headers["X-Chasqui-Game"] = loaded.row.id
     mailkit.add_headers(headers, settings, loaded, row, language, extra)
     with mailkit.locale(language):
-        context.update(mailkit.gettext_callables(language))
-        message.set_content(render("mail/turn.txt", context))
-        message.add_alternative(render("mail/turn.html", context), subtype="html")  # inline styles
+        message.set_content(render("mail/turn.txt", context, language))
+        message.add_alternative(render("mail/turn.html", context, language),
+                                subtype="html")  # inline styles
     headers["Content-Language"] = mailkit.content_language(language)  # after the parts
     # A fixed boundary: left to the email package it is random, and a re-sent mail must be
     # byte-identical to the first (receivers dedupe on Message-ID; audits compare bytes).

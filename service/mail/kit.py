@@ -12,6 +12,9 @@ from functools import lru_cache
 from email.message import EmailMessage
 
 import css_inline
+from flask import current_app
+from flask_babel import force_locale, get_translations
+from jinja2 import Environment
 from sqlalchemy import select
 from sqlalchemy.orm import object_session
 
@@ -78,12 +81,7 @@ def languages_for(session, rows, zones: dict | None = None,
 
 @contextmanager
 def locale(language: str):
-    """Render templates in the recipient's language (no-op without Flask-Babel set up)."""
-    try:
-        from flask_babel import force_locale
-    except ImportError:  # pragma: no cover
-        yield
-        return
+    """Render templates in the recipient's language."""
     with force_locale(_babel_locale(language)):
         yield
 
@@ -97,93 +95,31 @@ def _babel_locale(language: str):
     return Locale.parse(language)
 
 
-def gettext_callables(language: str | None = None) -> dict:
-    """The current language's ``gettext``/``ngettext`` (and ``_``) for the templates of one
-    mail, bound to its catalog once.
+def environment(language: str) -> Environment:
+    """The Jinja environment that renders a game mail in ``language`` (call inside an app
+    context): the app's templates, filters and globals, with Jinja's i18n extension bound to
+    that language's catalog (``install_gettext_translations``, newstyle, as Flask-Babel
+    installs it for the pages).
 
-    Flask-Babel installs ``gettext = lambda s: get_translations().ugettext(s)`` (newstyle), so
-    every ``_()`` in a template looks the language and catalog up again, and Jinja's ``_``
-    alias looks ``gettext`` up on each call too (dozens of calls per mail).  These give the same
-    text as Jinja's newstyle callables (``jinja2.ext._make_new_gettext``: the translation,
-    made ``Markup`` under autoescape, then always ``% variables``), passed in the render
-    context, where names are resolved before the globals; a message without variables is
-    finished once per catalog, not once per call, and one with variables is translated once
-    (then filled in on each call).  ``tr_gettext``: the catalog's own
-    ``gettext``, which the ``tr`` filter of the mail templates uses.
-
-    ``language``: the callables of that language's catalog, kept per app (asking
-    Flask-Babel for the catalog was a visible share of building a mail).  Flask-Babel itself keeps
-    each (locale, domain)'s catalog for the app's life once loaded, so the kept callables are
-    bound to the very catalog it would give.  The returned dict is shared: read it, do not
-    change it."""
-    if language is None:
-        return _callables()
-    kept = _kept_callables()
-    found = kept.get(language)
-    if found is None:
-        with locale(language):
-            found = kept[language] = _callables()
-    return found
-
-
-def _callables() -> dict:
-    try:
-        from flask_babel import get_translations
-    except ImportError:  # pragma: no cover
-        return {}
-    translations = get_translations()
-    gettext, ngettext = _bound_gettext(translations)
-    return {"gettext": gettext, "ngettext": ngettext, "_": gettext,
-            "tr_gettext": translations.gettext}
-
-
-def _kept_callables() -> dict:
-    """{language: gettext_callables} of the current app (each app has its own catalogs)."""
-    from flask import current_app
-
-    extensions = current_app.extensions
-    kept = extensions.get("chasqui.mail_gettext")
-    if kept is None:
-        kept = extensions["chasqui.mail_gettext"] = {}
-    return kept
+    Why not the app's own environment: there Flask-Babel's ``gettext`` asks for the current
+    locale's catalog again on every ``_()``, dozens of times per mail, and the worker's mail
+    rate is held against a no-op task (``bench/mail.py``).  One environment per language binds
+    its catalog once; render under ``locale(language)`` still, for the ``tr`` filter and
+    anything else that asks Flask-Babel.  Kept per app (each app has its own templates and
+    catalogs) and language; each compiles the mail templates once."""
+    return _environment(current_app.jinja_env, language)
 
 
 @lru_cache(maxsize=16)
-def _bound_gettext(translations):
-    """Jinja's newstyle callables read only the evaluation context's ``autoescape``, so these
-    take the evaluation context rather than the template context: the same text."""
-    from jinja2 import pass_eval_context
-    from markupsafe import Markup
-
-    lookup, plural = translations.ugettext, translations.ungettext
-    finished: dict[tuple[str, bool], str] = {}  # (msgid, autoescape) -> text, no variables
-    # (msgid, autoescape) -> the translation, Markup under autoescape, before ``% variables``
-    # (every call with variables looked the catalog up again)
-    translated: dict[tuple[str, bool], str] = {}
-
-    @pass_eval_context
-    def gettext(__eval_ctx, __string: str, **variables) -> str:
-        autoescape = __eval_ctx.autoescape
-        if not variables:
-            done = finished.get((__string, autoescape))
-            if done is None:
-                text = lookup(__string)
-                done = finished[(__string, autoescape)] = (
-                    Markup(text) if autoescape else text) % variables
-            return done
-        text = translated.get((__string, autoescape))
-        if text is None:
-            text = lookup(__string)
-            text = translated[(__string, autoescape)] = Markup(text) if autoescape else text
-        return text % variables
-
-    @pass_eval_context
-    def ngettext(__eval_ctx, __singular: str, __plural: str, __num: int, **variables) -> str:
-        variables.setdefault("num", __num)
-        text = plural(__singular, __plural, __num)
-        return (Markup(text) if __eval_ctx.autoescape else text) % variables
-
-    return gettext, ngettext
+def _environment(pages: Environment, language: str) -> Environment:
+    mail = Environment(loader=pages.loader, autoescape=pages.autoescape,
+                       auto_reload=pages.auto_reload, extensions=["jinja2.ext.i18n"])
+    mail.filters.update(pages.filters)
+    mail.tests.update(pages.tests)
+    mail.globals.update(pages.globals)
+    with locale(language):
+        mail.install_gettext_translations(get_translations(), newstyle=True)
+    return mail
 
 
 def links(settings, loaded, seat: int | None, address: str) -> dict:

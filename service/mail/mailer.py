@@ -180,7 +180,8 @@ def build_message(session: Session, settings: Settings, row: AccountMailRow) -> 
         subject, template, name = parts["subject"], parts["template"], parts["name"]
     elif row.kind == "sign_in":
         token = session.get(SignInTokenRow, row.ref_id)
-        context.update(link=f"{settings.base_url}/signin/{row_links.sign_in_token(settings, token)}",
+        link = row_links.token(settings.secret_key, row_links.SIGN_IN_SALT, token)
+        context.update(link=f"{settings.base_url}/signin/{link}",
                        expires=_when(token.expires_at), minutes=int(row_links.SIGN_IN_LIFETIME.total_seconds() // 60))
         subject, template, name = "[Chasqui] Your sign-in link", "sign_in", ""
     else:
@@ -188,7 +189,8 @@ def build_message(session: Session, settings: Settings, row: AccountMailRow) -> 
         if invitation is None or invitation.status != "pending":
             return None
         pending = session.get(PendingGameRow, invitation.pending_id)
-        link = f"{settings.base_url}/invite/{row_links.invitation_token(settings, invitation)}"
+        link = row_links.token(settings.secret_key, row_links.INVITATION_SALT, invitation)
+        link = f"{settings.base_url}/invite/{link}"
         context.update(game=game_summary(pending), name=invitation.name, link=link,
                        expires=_when(invitation.expires_at), kind=row.kind)
         title = context["game"]["title"]

@@ -34,7 +34,8 @@ def mail_parts(session: Session, settings, kind: str, offer_id: int) -> dict | N
                "by": opening(by), "by_inline": by, "kind": kind,
                "expires": utc(offer.expires_at).strftime("%a %d %b %Y %H:%M UTC")}
     if kind == INVITE:
-        context["link"] = f"{settings.base_url}/seat-offer/{row_links.seat_offer_token(settings, offer)}"
+        link = row_links.token(settings.secret_key, row_links.SEAT_OFFER_SALT, offer)
+        context["link"] = f"{settings.base_url}/seat-offer/{link}"
         return {"subject": f"[Chasqui] {render(context['by'])} offers you a seat in {title}",
                 "template": "seat_invite", "name": offer.name, "context": context}
     subject = (f"[Chasqui] Your seat in {title} was offered to {offer.name}" if kind == OFFERED

@@ -8,14 +8,14 @@ from __future__ import annotations
 from datetime import datetime
 from functools import lru_cache
 
-from itsdangerous import BadSignature, URLSafeSerializer
+from itsdangerous import BadSignature
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from engine.text import phrase
 from service.store.models import MailPreferenceRow, SeatRow
 from service.core.refusals import Refusal
-from service.core.tokens import signed
+from service.core.tokens import serializer, signed
 
 MODES = ("every", "digest", "off")
 # Babel locale names; the mail's Content-Language uses the BCP 47 spelling (zh-Hans).
@@ -40,7 +40,7 @@ def address_token(secret_key: str, address: str) -> str:
 
 def read_address_token(secret_key: str, token: str) -> str:
     try:
-        data = URLSafeSerializer(secret_key, salt=ADDRESS_SALT).loads(token)
+        data = serializer(secret_key, ADDRESS_SALT).loads(token)
     except BadSignature:
         raise BadToken(phrase("this link is not valid (forged or mistyped)")) from None
     if not isinstance(data, str) or "@" not in data:
@@ -56,7 +56,7 @@ def unsubscribe_token(secret_key: str, game_id: str, seat: int, address: str) ->
 
 def read_unsubscribe_token(secret_key: str, token: str) -> tuple[str, int, str]:
     try:
-        data = URLSafeSerializer(secret_key, salt=UNSUBSCRIBE_SALT).loads(token)
+        data = serializer(secret_key, UNSUBSCRIBE_SALT).loads(token)
     except BadSignature:
         raise BadToken(phrase("this link is not valid (forged or mistyped)")) from None
     if (not isinstance(data, list) or len(data) != 3 or not isinstance(data[0], str)

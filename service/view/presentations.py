@@ -5,8 +5,9 @@ declares a ``PRESENTATION`` (option and standing-order choices with their labels
 domain, the texts made at run time that its catalog must hold), and an optional ``board``
 module beside it draws its table.  Its page and mail templates are ``templates/games/<engine
 name>/``.  The service asks here and names no game, so adding a game is its engine folder, its
-presentation folder and its templates and catalog; a game without a folder gets ``DEFAULT``
-(the generic templates, no choices, its texts in the service's own catalog).
+presentation folder and its templates and catalog domain; a game without a folder gets
+``DEFAULT`` (the generic templates, no choices, and no catalog: its engine's texts are shown
+as the engine writes them).
 
 Folders are imported on first use, and a board only when a template draws it, so a process that
 only translates a mail never loads the pictures' tables.
@@ -41,7 +42,7 @@ class StandingOrder:
 class Presentation:
     """What the service shows of one game besides what ``engine.view`` gives.  Labels are
     catalog msgids (marked ``N_``); templates translate them with ``| tr``."""
-    gettext_domain: str | None = None  # None: the game's texts are in the service's catalog
+    gettext_domain: str | None = None  # None: no catalog of its own (its texts untranslated)
     runtime_texts: tuple[str, ...] = ()
     option_names: dict[str, str] = field(default_factory=dict)  # option -> label
     option_choices: dict[str, list[tuple[str, str]]] = field(default_factory=dict)

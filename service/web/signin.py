@@ -14,10 +14,11 @@ from flask_babel import gettext
 from service.application import admin_link
 from service.mail import mailer
 from service.application import quotas
-from service.application.sign_in import LIFETIME, LinkRefused, peek, redeem, request_link, safe_next
+from service.application.sign_in import LinkRefused, peek, redeem, request_link, safe_next
 from service.web import sessions
 from service.web.extensions import limiter, services
 from service.web.errors import told
+from service.core import row_links
 from service.core.validation import BadInput
 
 REQUEST_LIMIT = "10 per minute"   # per client address, on top of the per-address count
@@ -52,7 +53,7 @@ def ask():
                                                          error=told(error))), 429
     mailer.dispatch(svc, [mail_id])
     return render_template("organiser/signin_sent.html", email=address,
-                           minutes=int(LIFETIME.total_seconds() // 60),
+                           minutes=int(row_links.SIGN_IN_LIFETIME.total_seconds() // 60),
                            mailbox=svc.settings.local_mailbox)
 
 

@@ -4,12 +4,12 @@ action, no player's link."""
 from __future__ import annotations
 
 from flask import Blueprint, render_template
-from itsdangerous import BadSignature, URLSafeSerializer
+from itsdangerous import BadSignature
 
 from engine.text import phrase
 from service.store.loading import NotFound, load
 from service.view.presenter import seat_context
-from service.core.tokens import SPECTATE_SALT as SALT, spectate_token
+from service.core.tokens import SPECTATE_SALT, serializer, spectate_token
 from service.web.extensions import services
 
 bp = Blueprint("spectate", __name__, url_prefix="/watch")
@@ -17,7 +17,7 @@ bp = Blueprint("spectate", __name__, url_prefix="/watch")
 
 def read_spectate_token(secret_key: str, token: str) -> str:
     try:
-        game_id = URLSafeSerializer(secret_key, salt=SALT).loads(token)
+        game_id = serializer(secret_key, SPECTATE_SALT).loads(token)
     except BadSignature:
         raise NotFound(phrase("no such game (the link is forged or mistyped)")) from None
     if not isinstance(game_id, str):

@@ -1,9 +1,6 @@
-"""Vacations: a player stops their own clock, by hand or automatically when time runs out.
-
-Both directions are events (``VacationStarted``/``VacationEnded``) in the log, so the audit
-shows who was away when; they leave the engine state untouched, so nobody's links go stale."""
+"""The player's vacation switch on the play page: one form POST that turns their vacation on
+or off (the commands and why vacations are events: ``service.application.vacation``)."""
 from __future__ import annotations
-
 
 from flask import Blueprint, flash, redirect, request, url_for
 from flask_babel import gettext

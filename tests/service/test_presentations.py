@@ -116,6 +116,27 @@ def _mapped(cfg: Path, path: str) -> str | None:
     return next((method for pattern, method in method_map if pathmatch(pattern, path)), None)
 
 
+def test_the_service_catalog_config_names_no_game():
+    """The brief: a game is one folder; translations/babel.cfg maps the service's texts with
+    patterns that fit every game alike, never one game's files by name."""
+    cfg = (ROOT / "translations" / "babel.cfg").read_text(encoding="utf-8")
+    mapping = [line for line in cfg.splitlines() if line.strip() and not line.startswith("#")]
+    assert mapping and not [line for line in mapping if GAME_WORDS.search(line)]
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_games_engine_and_templates_are_extracted_into_its_own_domain_only(name):
+    """translations/README.md: each game has its own domain, found through its presentation;
+    the service's catalog holds none of its engine texts or templates."""
+    domain = presentation(name).gettext_domain
+    assert domain, f"{name} needs its own catalog domain (translations/<game>.cfg)"
+    files = [f"engine/games/{name}/game.py", f"templates/games/{name}/view.txt",
+             f"templates/games/{name}/mail.html"]
+    for file in files:
+        assert _mapped(ROOT / "translations" / f"{domain}.cfg", file) in ("python", "jinja2"), file
+        assert _mapped(ROOT / "translations" / "babel.cfg", file) in (None, "ignore"), file
+
+
 @pytest.mark.parametrize("name", [name for name in GAMES if board(name) is not None])
 def test_a_games_board_words_are_extracted_into_its_own_domain_only(name):
     """translations/README.md: a game's board is in its own domain, not the service's."""

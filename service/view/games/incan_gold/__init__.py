@@ -1,13 +1,16 @@
-"""Incan Gold as the service shows it: the editions on the new-game form.  It has no pictures
-of its own (its templates draw the path) and no catalog domain: its texts are in the service's
-``messages`` catalog (translations/babel.cfg)."""
+"""Incan Gold as the service shows it: its own catalog domain (translations/incan_gold.cfg:
+its engine's texts and its templates) and the editions on the new-game form.  It has no
+pictures of its own (its templates draw the path).
+
+The title, the action labels and the editions' labels are service texts (the ``messages``
+catalog, extracted from this file by translations/babel.cfg)."""
 from __future__ import annotations
 
 from engine.text import N_
 from service.view.presentations import Presentation
 
 PRESENTATION = Presentation(
-    gettext_domain=None,
+    gettext_domain="incan_gold",
     # the title, and the action labels (terms from the rules texts in shared/rules)
     runtime_texts=(N_("Incan Gold"), N_("Stay in the temple"), N_("Leave for camp")),
     option_names={"artifacts": N_("artifacts")},
