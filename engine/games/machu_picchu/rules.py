@@ -18,7 +18,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from engine.core import IllegalAction, checked_standing_orders, rng, without_label
-from engine.text import N_, Phrase, phrase, term
+from engine.text import N_, Phrase, counted, phrase, term
 
 from . import data
 from .data import DEFAULT_ORDERS, ORDER_CHOICES
@@ -35,8 +35,9 @@ LOG_KEEP = 30
 def new_state(players: list[str], seed: int, options) -> dict:
     if options:  # any at all, of any type: the game takes none
         unknown = sorted(map(str, options)) if isinstance(options, dict) else [repr(options)[:40]]
-        raise IllegalAction(phrase("unknown option(s): {unknown}; this game has no options",
-                                   unknown=", ".join(unknown)))
+        raise IllegalAction(counted("unknown option: {unknown}; this game has no options",
+                                    "unknown options: {unknown}; this game has no options",
+                                    len(unknown), unknown=", ".join(unknown)))
     n = len(players)
     deck = list(range(len(data.CARDS)))
     rng(seed, "deck").shuffle(deck)
@@ -486,8 +487,9 @@ def finish_sacrifice(state, frame):
     seat = frame["order"].pop(0)
     steps, given = frame["steps"], frame["given"]
     if given:
-        log(state, phrase("{player} sacrifices {goods}: {steps} steps", player=name(state, seat),
-                          goods=goods_list(given), steps=steps))
+        log(state, counted("{player} sacrifices {goods}: {n} step",
+                           "{player} sacrifices {goods}: {n} steps", steps,
+                           player=name(state, seat), goods=goods_list(given)))
     frame["steps"], frame["given"] = 0, []
     if not frame["order"]:
         state["queue"].remove(frame)
@@ -562,8 +564,8 @@ def enter_district(state: dict, seat: int, d: str) -> None:
         units = state["bonus"][d]
         state["bonus"][d] = 0
         if d in data.TEMPLES:
-            log(state, phrase("{player} takes {units} temple stone(s)", player=name(state, seat),
-                              units=units))
+            log(state, counted("{player} takes {n} temple stone", "{player} takes {n} temple stones",
+                               units, player=name(state, seat)))
             advance(state, seat, units * data.STEPS_PER_STONE)
             queue.append({"k": "sacrifice", "temple": d, "order": seats_from(state, seat),
                           "given": [], "steps": 0})

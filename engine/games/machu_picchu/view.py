@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from copy import deepcopy
 
-from engine.text import Phrase, phrase, term
+from engine.text import N_, Phrase, counted, phrase, term
 
 from . import data, rules, scoring
 
@@ -86,8 +86,17 @@ def label(state: dict, seat: int, action: dict) -> Phrase:
                       icons=phrase("{a}+{b}", a=rules.icon(first), b=rules.icon(second)),
                       gold=card["gold"])
     if t == "done":
-        return phrase("Done")
+        return phrase(DONE_TEXT[state["queue"][0]["k"]])
     return phrase("{action}", action=t)
+
+
+# What ending a multi-step visit says, per frame (``rules.DONE_FRAMES``): a button and the
+# confirmation name the step that ends, never a bare "Done".
+DONE_TEXT = {
+    "place": N_("Place no more Incas"), "house": N_("Take no more priests"),
+    "plaza": N_("Stop trading at the market"), "clock": N_("Send no more Incas to the Sun Clock"),
+    "sacrifice": N_("Sacrifice nothing more"),
+}
 
 
 def decision_key(state: dict, seat: int) -> str:
