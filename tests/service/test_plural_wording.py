@@ -134,3 +134,23 @@ def test_a_counted_phrase_in_a_page_takes_its_form_through_the_tr_filter(app, la
                      player="Bo")
     with app.test_request_context(), force_locale(language):
         assert app.jinja_env.from_string("{{ said | tr }}").render(said=stones) == shown
+
+
+@pytest.mark.parametrize("language,one,two", [
+    ("en", "1 llama, 3 corn", "2 llamas, 3 corn"),
+    ("zh_Hans", "1个驼羊、3个玉米", "2个驼羊、3个玉米"),
+    ("ja", "リャマ×1、トウモロコシ×3", "リャマ×2、トウモロコシ×3"),
+])
+def test_machu_picchu_counts_llamas_and_keeps_corn_a_mass_noun(language, one, two):
+    """The rulebook says "2 llamas" and "3 corn": a cost reads so in a button."""
+    def cost(llamas):
+        return mp_view._cost({"llama": llamas, "corn": 3})
+    assert (translate(language, cost(1)), translate(language, cost(2))) == (one, two)
+
+
+def test_the_machu_picchu_board_counts_llamas_too(app):
+    from service.view.games.machu_picchu.board import goods_text
+
+    with app.test_request_context(), force_locale("en"):
+        assert goods_text({"llama": 2, "cloth": 1}) == "2 llamas, 1 cloth"
+        assert goods_text({"llama": 1}) == "1 llama"

@@ -109,6 +109,14 @@ def icon(kind: str) -> Phrase:
     return term(data.ICON_NAMES[kind])
 
 
+def good_count(kind: str, n: int) -> Phrase:
+    """``n`` of a good: English counts llamas ("1 llama", "2 llamas"); corn, coca, pottery and
+    cloth are mass nouns ("3 corn", "2 cloth"), as in the rulebook."""
+    if kind == "llama":
+        return counted("{n} llama", "{n} llamas", n)
+    return phrase("{n} {good}", n=n, good=icon(kind))
+
+
 def goods_list(kinds) -> list:
     return [icon(k) for k in kinds]
 
@@ -460,8 +468,8 @@ def produce(state, frame, seat, count):
     goods[good] += count
     frame["seats"].remove(seat)
     if count:
-        log(state, phrase("{player} produces {count} {good}", player=name(state, seat),
-                          count=count, good=icon(good)))
+        log(state, phrase("{player} produces {goods}", player=name(state, seat),
+                          goods=good_count(good, count)))
 
 
 def _do_sacrifice(state, frame, seat, action):

@@ -22,7 +22,7 @@ def card_face(cid: int) -> dict:
 
 def _cost(cost: dict) -> list[Phrase]:
     """"1 cloth, 1 coca": a list argument, joined with ", " when shown."""
-    return [phrase("{n} {good}", n=k, good=rules.icon(g)) for g, k in cost.items()]
+    return [rules.good_count(g, k) for g, k in cost.items()]
 
 
 def _kind(kind: str) -> Phrase:
@@ -73,8 +73,8 @@ def label(state: dict, seat: int, action: dict) -> Phrase:
         return phrase("Take {goods}", goods=[_kind(g) for g in action["goods"]])
     if t == "produce":
         made = data.PRODUCTION[state["queue"][0]["district"]]
-        return phrase("Produce {count} {good} for {count} corn", count=action["count"],
-                      good=rules.icon(made))
+        return phrase("Produce {goods} for {count} corn", count=action["count"],
+                      goods=rules.good_count(made, action["count"]))
     if t == "sacrifice":
         if good == "corn":
             return phrase("Sacrifice 3 corn")

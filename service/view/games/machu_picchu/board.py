@@ -117,8 +117,16 @@ def edges(view: dict) -> list[tuple[str, str]]:
     return sorted(seen)
 
 
+def good_count(good: str, n: int) -> str:
+    """``n`` of a good: "2 llamas", but "3 corn" (the other goods are mass nouns), as
+    ``engine.games.machu_picchu.rules.good_count`` says it."""
+    if good == "llama":
+        return ngettext("%(n)s llama", "%(n)s llamas", n)
+    return _("%(n)s %(good)s", n=n, good=_(good))
+
+
 def goods_text(goods: dict) -> str:
-    return _(", ").join(_("%(n)s %(good)s", n=n, good=_(g)) for g, n in goods.items() if n) \
+    return _(", ").join(good_count(g, n) for g, n in goods.items() if n) \
         or _("nothing")
 
 
