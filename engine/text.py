@@ -10,8 +10,11 @@ and in a view::
     {"t": "{player} goes to {district}", "a": {"player": "Ana", "district": {"t": "Cusco"}}}
 
 Templates use ``str.format`` fields (``{district}``); a list argument is joined with ", ".
-The catalogs are extracted with ``pybabel extract -k N_ -k phrase -k term`` (see
-``translations/README.md``).
+A text with a count ("1 gem", "2 gems") is a ``counted`` phrase: it keeps both English forms and
+the count, and the reader's catalog picks the form its language uses for that count (gettext's
+plural forms: English has two, Chinese and Japanese one).
+The catalogs are extracted with ``pybabel extract -k N_ -k phrase -k term -k counted:1,2``
+(see ``translations/README.md``).
 """
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ from typing import Any, Callable
 
 Phrase = dict
 Gettext = Callable[[str], str]
+Ngettext = Callable[[str, str, int], str]
 LIST_SEPARATOR = ", "
 
 
@@ -36,21 +40,33 @@ def term(text: str) -> Phrase:
     return {"t": text}
 
 
+def counted(singular: str, plural: str, n: int, **args: Any) -> Phrase:
+    """A phrase about ``n`` things: ``{n}`` in both English forms is the count.  Why both forms
+    and the count travel together: the form is chosen where the phrase is read, by the
+    reader's language (``ngettext``), not by the engine."""
+    return {"t": singular, "p": plural, "n": n, "a": {"n": n, **args}}
+
+
 def _keep(text: str) -> str:
     return text
 
 
-def render(text: Any, gettext: Gettext = _keep) -> str:
-    """The phrase in one language (English with the default ``gettext``).  Strings and numbers
-    are shown as they are: a player called "Done" stays "Done"."""
+def _english(singular: str, plural: str, n: int) -> str:
+    return singular if n == 1 else plural
+
+
+def render(text: Any, gettext: Gettext = _keep, ngettext: Ngettext = _english) -> str:
+    """The phrase in one language (English with the default ``gettext`` and ``ngettext``).
+    Strings and numbers are shown as they are: a player called "Done" stays "Done"."""
     if type(text) is dict:
-        template = gettext(text["t"])
+        template = ngettext(text["t"], text["p"], text["n"]) if "p" in text \
+            else gettext(text["t"])
         args = text.get("a")
         if not args:
             return template
-        return template.format(**{k: render(v, gettext) for k, v in args.items()})
+        return template.format(**{k: render(v, gettext, ngettext) for k, v in args.items()})
     if type(text) is list:
-        return gettext(LIST_SEPARATOR).join(render(v, gettext) for v in text)
+        return gettext(LIST_SEPARATOR).join(render(v, gettext, ngettext) for v in text)
     return str(text)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import secrets
 from datetime import datetime, timedelta
 from email.message import EmailMessage
@@ -24,7 +25,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine import GAMES
-from engine.text import phrase
+from engine.text import counted, phrase
 from service.view import i18n
 from service.core import row_links
 from service.mail import kinds
@@ -130,7 +131,7 @@ def clock_summary(clock: dict) -> list[dict]:
               "standing": phrase("when time runs out, the game plays your standing choice"),
               "pause": phrase("when time runs out, the game pauses")}.get(
                   c.timeout_policy, c.timeout_policy),
-             phrase("{n} vacation days", n=f"{c.vacation_days:g}")]
+             amount_text(c.vacation_days, counted("{n} vacation day", "{n} vacation days", 1))]
     if c.weekend_pause:
         lines.append(phrase("clocks stop on Saturdays and Sundays (UTC)"))
     return lines
@@ -138,9 +139,18 @@ def clock_summary(clock: dict) -> list[dict]:
 
 def hours_text(hours: float) -> dict:
     if hours >= 24 and hours % 24 == 0:
-        days = int(hours // 24)
-        return phrase("{n} day", n=days) if days == 1 else phrase("{n} days", n=days)
-    return phrase("{n} hour", n=f"{hours:g}") if hours == 1 else phrase("{n} hours", n=f"{hours:g}")
+        return counted("{n} day", "{n} days", int(hours // 24))
+    return amount_text(hours, counted("{n} hour", "{n} hours", 1))
+
+
+def amount_text(amount: float, unit: dict) -> dict:
+    """``unit`` (a ``counted`` phrase) about ``amount``, in the form its count takes in the
+    reader's language.  Gettext's plural forms choose by a whole number; a fraction ("1.5
+    hours") takes the form English and our other languages use for many, so it is chosen
+    with 2 and shown as it is (so is any amount that is not a whole number)."""
+    whole = math.isfinite(amount) and amount == int(amount)  # a stored NaN is shown as it is
+    return {**unit, "n": int(amount) if whole else 2,
+            "a": {"n": int(amount) if whole else f"{amount:g}"}}
 
 
 def game_summary(pending: PendingGameRow) -> dict:

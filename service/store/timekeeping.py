@@ -28,7 +28,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.util import identity_key
 
 from engine import IllegalAction, canonical_json
-from engine.text import phrase
+from engine.text import counted, phrase
 from service.store.models import DeadlineRow, SeatClockRow
 from service.core.validation import BadInput, bounded_number
 
@@ -82,8 +82,9 @@ def parse_clock(data) -> ClockSettings:
         raise IllegalAction(phrase("clock must be a JSON object"))
     unknown = set(data) - set(ClockSettings.__dataclass_fields__)
     if unknown:
-        raise IllegalAction(phrase("unknown clock setting(s): {unknown}",
-                                   unknown=sorted(map(str, unknown))))
+        raise IllegalAction(counted("unknown clock setting: {unknown}",
+                                    "unknown clock settings: {unknown}", len(unknown),
+                                    unknown=sorted(map(str, unknown))))
     values = {**_DEFAULTS, **data}
     for key in ("per_decision_hours", "bank_max_hours", "vacation_period_days"):
         if not _number(values[key]) or values[key] <= 0:

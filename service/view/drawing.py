@@ -21,6 +21,22 @@ def _(text: str, **values) -> str:
         text = gettext(text)
     return text % values if values else text
 
+
+def ngettext(singular: str, plural: str, n: int, **values) -> str:
+    """A picture's words about ``n`` things, in the form the page's or mail's language uses for
+    that count (gettext's plural forms; English outside an app context).  ``%(n)s`` is the
+    count."""
+    from flask import has_app_context
+
+    if has_app_context():
+        from flask_babel import get_translations
+
+        text = get_translations().ngettext(singular, plural, n)
+    else:
+        text = singular if n == 1 else plural
+    return text % {"n": n, **values}
+
+
 def text_width(text: str, size: float) -> float:
     """About how wide ``text`` is drawn at font ``size`` (px) in a sans-serif face: a wide
     (Chinese, Japanese, full-width) character is an em, any other about 0.62 em.  SVG cannot

@@ -70,12 +70,16 @@ def translate(language: str, text):
     action (its phrase, else its English label)."""
     if not text:
         return text
-    return said(shown(text), catalog(language).gettext)
+    found = catalog(language)
+    return said(shown(text), found.gettext, found.ngettext)
 
 
-def said(text, gettext) -> str:
-    """A catalog string translated as it is; a phrase (or list of them) filled in."""
-    return render(text, gettext) if type(text) in (dict, list) else gettext(str(text))
+def said(text, gettext, ngettext=None) -> str:
+    """A catalog string translated as it is; a phrase (or list of them) filled in, a counted
+    phrase in the form ``ngettext`` picks for its count (English's without one)."""
+    if type(text) not in (dict, list):
+        return gettext(str(text))
+    return render(text, gettext, ngettext) if ngettext else render(text, gettext)
 
 
 def shown(text):
@@ -93,6 +97,7 @@ def page_language() -> str:
     return found if found in LOCALES else "en"
 
 
-def translated_label(text, gettext) -> str:
-    """What the ``tr`` filter shows of a non-empty ``text`` with the catalog's ``gettext``."""
-    return said(shown(text), gettext)
+def translated_label(text, gettext, ngettext=None) -> str:
+    """What the ``tr`` filter shows of a non-empty ``text`` with the catalog's ``gettext`` (and
+    ``ngettext`` for a counted phrase)."""
+    return said(shown(text), gettext, ngettext)

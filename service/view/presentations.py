@@ -47,6 +47,9 @@ class Presentation:
     option_names: dict[str, str] = field(default_factory=dict)  # option -> label
     option_choices: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     standing_choices: tuple[StandingOrder, ...] = ()
+    # Whether a turn is several small steps worth planning on one page (placements, trades,
+    # sacrifices); a game whose decision is one choice made by all at once offers no plan.
+    plans_turns: bool = True
 
     def option_name(self, option: str) -> str:
         return self.option_names.get(option, option)

@@ -125,4 +125,7 @@ def _translate_filter(text) -> str:
     """``{{ link.label | tr }}``: a runtime text (a status, an engine's phrase or an action's
     label) in the current language, left as it is when the catalog has no entry; no
     %-formatting, still escaped."""
-    return translated_label(text, get_translations().gettext) if text else text
+    if not text:
+        return text
+    found = get_translations()
+    return translated_label(text, found.gettext, found.ngettext)

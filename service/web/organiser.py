@@ -4,7 +4,7 @@ CSRF-protected POST; bad input re-shows the form with a 4xx and changes nothing.
 from __future__ import annotations
 
 from flask import Blueprint, flash, g, redirect, render_template, request, url_for
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from sqlalchemy import select
 
 from engine import GAMES, IllegalAction
@@ -153,7 +153,9 @@ def create():
     mailer.dispatch(svc, mail_ids)
     if outcome is not None:
         svc.dispatch(outcome.outbox_ids)
-    flash(gettext("%(n)s invitation(s) sent. The game starts when every seat has accepted.", n=len(mail_ids)), "ok")
+    flash(ngettext("%(num)s invitation sent. The game starts when every seat has accepted.",
+                   "%(num)s invitations sent. The game starts when every seat has accepted.",
+                   len(mail_ids)), "ok")
     return redirect(url_for("organiser.game", pending_id=pending_id), 303)
 
 

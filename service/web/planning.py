@@ -15,7 +15,7 @@ lists, recorded as that seat's MoveMade like any other move."""
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 
 from engine import IllegalAction, clone
 from engine.core import without_label
@@ -120,7 +120,8 @@ def confirm(secret: str):
         flash(gettext("Not done (no step was made): %(error)s", error=told(error)), "error")
     else:
         svc.dispatch(outbox)
-        flash(gettext("Done: %(n)s steps in one go", n=len(actions)), "ok")
+        flash(ngettext("Done: %(num)s step in one go", "Done: %(num)s steps in one go",
+                       len(actions)), "ok")
     return redirect(url_for("play.page", secret=secret), 303)
 
 

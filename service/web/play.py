@@ -3,7 +3,7 @@ scanners and link previewers follow every link in a mail."""
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
-from flask_babel import gettext
+from flask_babel import get_translations, gettext
 
 from engine import IllegalAction
 from service.application.admin_commands import undo_label, undo_move
@@ -80,9 +80,15 @@ def move(secret: str):
         return redirect(url_for("play.page", secret=secret), 303)
     # The player's own move, never the newest event (a bot may have chosen after it).
     move = named(own_move(outcome.loaded, outcome.seat)) if outcome.loaded is not None else None
-    flash(gettext("Done: %(move)s", move=said(move, gettext)) if move
+    flash(gettext("Done: %(move)s", move=move_text(move)) if move
           else gettext("Done: your move was recorded"), "ok")
     return redirect(url_for("play.page", secret=secret), 303)
+
+
+def move_text(move) -> str:
+    """The move's phrase (or label) in the page's language, counts in their right form."""
+    catalog = get_translations()
+    return said(move, catalog.gettext, catalog.ngettext)
 
 
 @bp.post("/<secret>/undo")

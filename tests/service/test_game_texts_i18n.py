@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
-from babel.messages.mofile import read_mo
-from babel.messages.pofile import read_po
 
 from engine.text import phrase, render, term
 from service.view.i18n import DOMAINS, translate
+from tests.service.catalog_kit import forms, message_key, translated, translations
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "translations"
@@ -28,8 +27,8 @@ def extracted(domain: str) -> set[str]:
 
     with open(TRANSLATIONS / f"{domain}.cfg") as handle:
         method_map, options_map = parse_mapping_cfg(handle)
-    keywords = {**DEFAULT_KEYWORDS, "N_": None, "phrase": None, "term": None}
-    return {message for _f, _l, message, *_ in extract_from_dir(
+    keywords = {**DEFAULT_KEYWORDS, "N_": None, "phrase": None, "term": None, "counted": (1, 2)}
+    return {message_key(message) for _f, _l, message, *_ in extract_from_dir(
         str(ROOT), method_map, options_map, keywords=keywords) if message}
 
 
@@ -37,19 +36,19 @@ def extracted(domain: str) -> set[str]:
 @pytest.mark.parametrize("domain", GAME_DOMAINS)
 def test_every_game_text_is_translated_and_the_mo_is_current(domain, language):
     folder = TRANSLATIONS / language / "LC_MESSAGES"
-    with open(folder / f"{domain}.po", "rb") as handle:
-        translated = {m.id: m.string for m in read_po(handle) if m.id}
+    written = translations(folder / f"{domain}.po")
     wanted = extracted(domain)
     assert len(wanted) > 20, f"{domain}: hardly anything extracted; are the phrases marked?"
-    missing = sorted(m for m in wanted if not translated.get(m))
+    missing = sorted(map(str, (m for m in wanted if not translated(written.get(m, ())))))
     assert not missing, f"untranslated in {domain}/{language}: {missing}"
-    with open(folder / f"{domain}.mo", "rb") as handle:
-        compiled = {m.id: m.string for m in read_mo(handle) if m.id}
-    assert {k: translated[k] for k in wanted} == {k: compiled.get(k) for k in wanted}, \
+    compiled = translations(folder / f"{domain}.mo")
+    assert {k: written[k] for k in wanted} == {k: compiled.get(k) for k in wanted}, \
         f"{domain}.mo is stale: run pybabel compile -D {domain} -d translations"
     for message_id in wanted:
-        assert sorted(FIELD.findall(message_id)) == sorted(FIELD.findall(translated[message_id])), \
-            f"{domain}/{language}: fields changed in {translated[message_id]!r}"
+        english = sorted(FIELD.findall(forms(message_id)[-1]))
+        for text in written[message_id]:
+            assert sorted(FIELD.findall(text)) == english, \
+                f"{domain}/{language}: fields changed in {text!r}"
 
 
 def test_a_phrase_translates_its_template_and_terms_but_never_a_name():

@@ -19,6 +19,7 @@ from engine.core import without_label
 from engine.games.machu_picchu import data as mp_data
 from engine.text import render
 from service.store.preferences import set_preference
+from tests.service.catalog_kit import forms, message_key
 from tests.service.mail_kit import (app, events, listener, newest, send, smtp,  # noqa: F401
                                     text_of, write_reply)
 from service.web.extensions import services
@@ -31,7 +32,7 @@ LANGUAGE_OF_SEAT = {0: "zh_Hans", 1: "ja"}         # seat 2 keeps the default, E
 
 def catalog_ids() -> set[str]:
     with open(POT, "rb") as handle:
-        return {m.id for m in read_po(handle) if m.id}
+        return {message_key(m.id) for m in read_po(handle) if m.id}
 
 
 def english_fragments() -> list[str]:
@@ -41,8 +42,9 @@ def english_fragments() -> list[str]:
     match inside player names, URLs or words of the mail around the game."""
     pieces = set()
     for message_id in catalog_ids():
-        if "{" in message_id:
-            pieces.update(p.strip(" :,.") for p in FIELD.split(message_id))
+        for english in forms(message_id):
+            if "{" in english:
+                pieces.update(p.strip(" :,.") for p in FIELD.split(english))
     pieces.update(mp_data.DISTRICT_NAMES.values())
     pieces.update(p["name"] for p in mp_data.PRIESTS.values())
     return sorted((p for p in pieces if len(p) >= 9), key=len, reverse=True)
@@ -91,7 +93,7 @@ def test_every_phrase_and_term_the_engine_shows_is_in_the_catalog():
 
     def templates(text):
         if type(text) is dict:
-            seen.add(text["t"])
+            seen.add((text["t"], text["p"]) if "p" in text else text["t"])
             for value in (text.get("a") or {}).values():
                 templates(value)
         elif type(text) is list:

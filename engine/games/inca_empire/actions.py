@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Set
 
-from engine.text import N_, labelled, phrase, term
+from engine.text import N_, counted, labelled, phrase, term
 
 from . import board, era
 from .data import CARDS, REGIONS
@@ -286,22 +286,25 @@ def temple_option(state: dict, seat: int, net: Set[str], k) -> dict | None:
     cost = CARDS[here["card"]]["temple"]
     if cost and here["temple"] is None and state["active"][seat] >= cost:
         return labelled({"type": "temple", "at": k},
-                        phrase("Build a temple in {where} ({n} tokens)", where=where(state, k),
-                               n=cost))
+                        counted("Build a temple in {where} ({n} token)",
+                                "Build a temple in {where} ({n} tokens)", cost,
+                                where=where(state, k)))
     return None
 
 
 def place_action(state: dict, cid: str, at: str, via: str, tokens: int) -> dict:
     return labelled({"type": "place", "at": at, "via": via},
-                    phrase("Place at {at}, road from {via}: {road} road + {fame} fame tokens",
-                           at=where(state, at), via=where(state, via), road=tokens,
-                           fame=CARDS[cid]["fame"]))
+                    phrase("Place at {at}, road from {via}: {road} + {fame}",
+                           at=where(state, at), via=where(state, via),
+                           road=counted("{n} road token", "{n} road tokens", tokens),
+                           fame=counted("{n} Fame token", "{n} Fame tokens", CARDS[cid]["fame"])))
 
 
 def road_action(state: dict, a: str, b: str, tokens: int) -> dict:
     return labelled({"type": "road", "a": a, "b": b},
-                    phrase("Road between {a} and {b} ({n} tokens)", a=where(state, a),
-                           b=where(state, b), n=tokens))
+                    counted("Road between {a} and {b} ({n} token)",
+                            "Road between {a} and {b} ({n} tokens)", tokens, a=where(state, a),
+                            b=where(state, b)))
 
 
 def restrict_action(state: dict, k: str) -> dict:

@@ -13,7 +13,8 @@ class IncaEmpire(GameBase):
     max_players = 5
     # "2": log lines are phrases (engine.text), no longer English strings; snapshots of
     # version 1 states are not reused (service.store.snapshots keys on this).
-    rules_version = "2"
+    # "3": log lines with a count (roads, temples, placements) are counted phrases.
+    rules_version = "3"
 
     def setup(self, players: list[str], seed: int, options: dict) -> dict:
         self.check_setup(players, seed)

@@ -6,7 +6,7 @@ of every legal action, which for a late action phase is hundreds of placements a
 from __future__ import annotations
 
 from engine.core import IllegalAction, canonical_json, find_legal, not_legal, rng, without_label
-from engine.text import phrase, term
+from engine.text import counted, phrase, term
 
 from . import actions, board, era
 from .data import CARDS, CUSCO, ERA_CARDS, GOALS, MACHU_PICCHU, ROUTE_RESTRICTION_TOKENS, \
@@ -26,8 +26,8 @@ def new_state(players: list[str], seed: int, options: dict, version: str) -> dic
         raise IllegalAction(phrase("options must be an object"))
     unknown = sorted(map(str, set(options) - set(OPTIONS)))
     if unknown:
-        raise IllegalAction(phrase("unknown option(s): {unknown}",
-                                   unknown=", ".join(map(str, unknown))))
+        raise IllegalAction(counted("unknown option: {unknown}", "unknown options: {unknown}",
+                                    len(unknown), unknown=", ".join(map(str, unknown))))
     n = len(players)
     decks = {}
     for number in range(1, ERAS + 1):

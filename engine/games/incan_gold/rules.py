@@ -9,7 +9,7 @@ happens before any of them is called (see ``apply``)."""
 from __future__ import annotations
 
 from engine.core import IllegalAction, find_legal, rng
-from engine.text import Phrase, phrase
+from engine.text import Phrase, counted, phrase
 
 from . import data
 
@@ -25,9 +25,10 @@ def check_options(options: dict) -> dict:
         raise IllegalAction(phrase("options must be a JSON object"))
     unknown = set(options) - set(data.DEFAULT_OPTIONS)
     if unknown:
-        raise IllegalAction(phrase("unknown option(s): {unknown}; known: {known}",
-                                   unknown=", ".join(sorted(map(str, unknown))),
-                                   known=", ".join(sorted(data.DEFAULT_OPTIONS))))
+        raise IllegalAction(counted("unknown option: {unknown}; known: {known}",
+                                    "unknown options: {unknown}; known: {known}", len(unknown),
+                                    unknown=", ".join(sorted(map(str, unknown))),
+                                    known=", ".join(sorted(data.DEFAULT_OPTIONS))))
     merged = {**data.DEFAULT_OPTIONS, **options}
     if not isinstance(merged["artifacts"], str) or merged["artifacts"] not in data.EDITIONS:
         raise IllegalAction(phrase("option artifacts must be one of {choices}, not {given}",

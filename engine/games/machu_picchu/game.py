@@ -14,7 +14,9 @@ class MachuPicchu(GameBase):
     max_players = 5
     # 2: log lines are phrases (engine.text), no longer English strings.
     # 3: a standing order answering during another seat's move raises the epoch.
-    rules_version = "3"
+    # 4: log lines with a count are counted phrases (one form per count in each language);
+    #    states of version 3 snapshots hold the former lines, so they are not reused.
+    rules_version = "4"
 
     def setup(self, players, seed, options):
         self.check_setup(players, seed)

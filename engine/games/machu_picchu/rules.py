@@ -18,7 +18,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from engine.core import IllegalAction, checked_standing_orders, rng, without_label
-from engine.text import N_, Phrase, phrase, term
+from engine.text import N_, Phrase, counted, phrase, term
 
 from . import data
 from .data import DEFAULT_ORDERS, ORDER_CHOICES
@@ -35,8 +35,9 @@ LOG_KEEP = 30
 def new_state(players: list[str], seed: int, options) -> dict:
     if options:  # any at all, of any type: the game takes none
         unknown = sorted(map(str, options)) if isinstance(options, dict) else [repr(options)[:40]]
-        raise IllegalAction(phrase("unknown option(s): {unknown}; this game has no options",
-                                   unknown=", ".join(unknown)))
+        raise IllegalAction(counted("unknown option: {unknown}; this game has no options",
+                                    "unknown options: {unknown}; this game has no options",
+                                    len(unknown), unknown=", ".join(unknown)))
     n = len(players)
     deck = list(range(len(data.CARDS)))
     rng(seed, "deck").shuffle(deck)
@@ -106,6 +107,14 @@ def district(d: str) -> Phrase:
 def icon(kind: str) -> Phrase:
     """A good or card icon as a term (its English name is its id)."""
     return term(data.ICON_NAMES[kind])
+
+
+def good_count(kind: str, n: int) -> Phrase:
+    """``n`` of a good: English counts llamas ("1 llama", "2 llamas"); corn, coca, pottery and
+    cloth are mass nouns ("3 corn", "2 cloth"), as in the rulebook."""
+    if kind == "llama":
+        return counted("{n} llama", "{n} llamas", n)
+    return phrase("{n} {good}", n=n, good=icon(kind))
 
 
 def goods_list(kinds) -> list:
@@ -459,8 +468,8 @@ def produce(state, frame, seat, count):
     goods[good] += count
     frame["seats"].remove(seat)
     if count:
-        log(state, phrase("{player} produces {count} {good}", player=name(state, seat),
-                          count=count, good=icon(good)))
+        log(state, phrase("{player} produces {goods}", player=name(state, seat),
+                          goods=good_count(good, count)))
 
 
 def _do_sacrifice(state, frame, seat, action):
@@ -486,8 +495,9 @@ def finish_sacrifice(state, frame):
     seat = frame["order"].pop(0)
     steps, given = frame["steps"], frame["given"]
     if given:
-        log(state, phrase("{player} sacrifices {goods}: {steps} steps", player=name(state, seat),
-                          goods=goods_list(given), steps=steps))
+        log(state, counted("{player} sacrifices {goods}: {n} step",
+                           "{player} sacrifices {goods}: {n} steps", steps,
+                           player=name(state, seat), goods=goods_list(given)))
     frame["steps"], frame["given"] = 0, []
     if not frame["order"]:
         state["queue"].remove(frame)
@@ -562,8 +572,8 @@ def enter_district(state: dict, seat: int, d: str) -> None:
         units = state["bonus"][d]
         state["bonus"][d] = 0
         if d in data.TEMPLES:
-            log(state, phrase("{player} takes {units} temple stone(s)", player=name(state, seat),
-                              units=units))
+            log(state, counted("{player} takes {n} temple stone", "{player} takes {n} temple stones",
+                               units, player=name(state, seat)))
             advance(state, seat, units * data.STEPS_PER_STONE)
             queue.append({"k": "sacrifice", "temple": d, "order": seats_from(state, seat),
                           "given": [], "steps": 0})

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from copy import deepcopy
 
-from engine.text import Phrase, phrase, term
+from engine.text import N_, Phrase, counted, phrase, term
 
 from . import data, rules, scoring
 
@@ -22,7 +22,7 @@ def card_face(cid: int) -> dict:
 
 def _cost(cost: dict) -> list[Phrase]:
     """"1 cloth, 1 coca": a list argument, joined with ", " when shown."""
-    return [phrase("{n} {good}", n=k, good=rules.icon(g)) for g, k in cost.items()]
+    return [rules.good_count(g, k) for g, k in cost.items()]
 
 
 def _kind(kind: str) -> Phrase:
@@ -73,8 +73,8 @@ def label(state: dict, seat: int, action: dict) -> Phrase:
         return phrase("Take {goods}", goods=[_kind(g) for g in action["goods"]])
     if t == "produce":
         made = data.PRODUCTION[state["queue"][0]["district"]]
-        return phrase("Produce {count} {good} for {count} corn", count=action["count"],
-                      good=rules.icon(made))
+        return phrase("Produce {goods} for {count} corn", count=action["count"],
+                      goods=rules.good_count(made, action["count"]))
     if t == "sacrifice":
         if good == "corn":
             return phrase("Sacrifice 3 corn")
@@ -86,8 +86,17 @@ def label(state: dict, seat: int, action: dict) -> Phrase:
                       icons=phrase("{a}+{b}", a=rules.icon(first), b=rules.icon(second)),
                       gold=card["gold"])
     if t == "done":
-        return phrase("Done")
+        return phrase(DONE_TEXT[state["queue"][0]["k"]])
     return phrase("{action}", action=t)
+
+
+# What ending a multi-step visit says, per frame (``rules.DONE_FRAMES``): a button and the
+# confirmation name the step that ends, never a bare "Done".
+DONE_TEXT = {
+    "place": N_("Place no more Incas"), "house": N_("Take no more priests"),
+    "plaza": N_("Stop trading at the market"), "clock": N_("Send no more Incas to the Sun Clock"),
+    "sacrifice": N_("Sacrifice nothing more"),
+}
 
 
 def decision_key(state: dict, seat: int) -> str:

@@ -18,7 +18,7 @@ from html import escape
 from markupsafe import Markup
 
 from engine.text import N_, phrase, render, term
-from service.view.drawing import _, seat_colour
+from service.view.drawing import _, ngettext, seat_colour
 
 REGIONS = ("coastal", "plateau", "mountain", "Machu Picchu")
 REGION_FILL = {"coastal": "#dcecf5", "plateau": "#f3ead2", "mountain": "#e3e0ec",
@@ -80,8 +80,14 @@ def tr(text) -> str:
 
         from service.view.i18n import said, shown
 
-        return said(shown(text), get_translations().gettext)
+        found = get_translations()
+        return said(shown(text), found.gettext, found.ngettext)
     return render(text)
+
+
+def tokens_text(n: int) -> str:
+    """"1 token", "3 tokens": a road's cost, in the reader's language."""
+    return ngettext("%(n)s token", "%(n)s tokens", n)
 
 
 def card_name(card_id: str) -> str:
@@ -125,7 +131,8 @@ def card_text(card_id: str) -> str:
     if kind == "workforce":
         return tr((c.get("action") or {}).get("text") or N_("Extra Workforce"))
     if "text" in c:
-        return _("%(goal)s (%(n)s points)", goal=tr(c["text"]), n=c.get("points", 0))
+        return ngettext("%(goal)s (%(n)s point)", "%(goal)s (%(n)s points)", c.get("points", 0),
+                        goal=tr(c["text"]))
     return str(kind)
 
 
@@ -215,13 +222,15 @@ def _card_svg(view: dict, t: dict, cx: float, cy: float) -> str:
     details = [_("%(name)s (%(kind)s, %(region)s)", name=name, kind=kind,
                  region=tr(t.get("region")))]
     if owner is not None:
-        details.append(_("claimed by %(name)s with %(n)s Fame token(s)",
-                         name=player_name(view, owner), n=t.get("fame_tokens", 0)))
+        details.append(ngettext("claimed by %(name)s with %(n)s Fame token",
+                                "claimed by %(name)s with %(n)s Fame tokens",
+                                t.get("fame_tokens", 0), name=player_name(view, owner)))
     if t.get("temple_cost"):
         built = temple_owner(t.get("temple"))
         details.append(_("temple built by %(name)s", name=player_name(view, built))
                        if built is not None else
-                       _("temple site (%(n)s tokens)", n=t["temple_cost"]))
+                       ngettext("temple site (%(n)s token)", "temple site (%(n)s tokens)",
+                                t["temple_cost"]))
     if t.get("restricted"):
         details.append(_("route restricted"))
     out = [f'<g class="ie-card" data-card="{_e(t["card"])}"><title>{_e("; ".join(details))}</title>',
@@ -233,8 +242,8 @@ def _card_svg(view: dict, t: dict, cx: float, cy: float) -> str:
            f'fill="{MUTED}">{_e(kind)}{" ⛔" if t.get("restricted") else ""}</text>']
     if owner is not None:
         out.append(_token(x + 13, y + h - 13, owner, str(t.get("fame_tokens", 0)),
-                          _("%(name)s: %(n)s Fame token(s)", name=player_name(view, owner),
-                            n=t.get("fame_tokens", 0))))
+                          ngettext("%(name)s: %(n)s Fame token", "%(name)s: %(n)s Fame tokens",
+                                   t.get("fame_tokens", 0), name=player_name(view, owner))))
     if t.get("temple_cost"):
         built = temple_owner(t.get("temple"))
         tf = seat_colour(built)["fill"] if built is not None else "#ffffff"
@@ -310,8 +319,8 @@ def _roads_placed(view: dict, top_row: int) -> list:
 
 
 def _road_title(view: dict, road: dict) -> str:
-    return _("road of %(name)s, %(n)s token(s)", name=player_name(view, road.get("owner")),
-             n=road.get("cost"))
+    return ngettext("road of %(name)s, %(n)s token", "road of %(name)s, %(n)s tokens",
+                    road.get("cost"), name=player_name(view, road.get("owner")))
 
 
 def _row_label(row: int, y: float) -> str:
@@ -362,8 +371,9 @@ def svg(view: dict) -> Markup:
     grid_bottom = TOP + (bottom_row - top_row + 1) * CH
     height = grid_bottom + LEGEND_H
     names = ", ".join(tr(_located(t)) for t in view.get("table") or [])
-    title = _("The table: %(locations)s locations around Cusco, %(roads)s roads",
-              locations=len(view.get("table") or []), roads=len(view.get("roads") or []))
+    title = _("The table: %(locations)s around Cusco, %(roads)s",
+              locations=ngettext("%(n)s location", "%(n)s locations", len(view.get("table") or [])),
+              roads=ngettext("%(n)s road", "%(n)s roads", len(view.get("roads") or [])))
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="ie-board" viewBox="0 0 {width} {height}" '
            f'role="img" aria-labelledby="ie-svg-title ie-svg-desc" '
            f'font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif">',
@@ -480,7 +490,7 @@ def mail_html(view: dict) -> Markup:
     names = {(t["column"], t["row"]): tr(t["name"]) for t in view.get("table") or []}
     roads = "".join(
         f'<li>{_e(names.get(tuple(r["a"]), r["a"]))} – {_e(names.get(tuple(r["b"]), r["b"]))}: '
-        f'{_e(player_name(view, r.get("owner")))}, {_e(_("%(n)s token(s)", n=r.get("cost")))}</li>'
+        f'{_e(player_name(view, r.get("owner")))}, {_e(tokens_text(r.get("cost")))}</li>'
         for r in view.get("roads") or [])
     if roads:
         heading = _("Roads")

@@ -1,6 +1,7 @@
 """Incan Gold as the service shows it: its own catalog domain (translations/incan_gold.cfg:
-its engine's texts and its templates) and the editions on the new-game form.  It has no
-pictures of its own (its templates draw the path).
+its engine's texts and its templates), the editions on the new-game form, and no turn plan
+(each turn is a single stay-or-leave choice).  It has no pictures of its own (its templates
+draw the path).
 
 The title, the action labels and the editions' labels are service texts (the ``messages``
 catalog, extracted from this file by translations/babel.cfg)."""
@@ -14,6 +15,7 @@ PRESENTATION = Presentation(
     # the title, and the action labels (terms from the rules texts in shared/rules)
     runtime_texts=(N_("Incan Gold"), N_("Stay in the temple"), N_("Leave for camp")),
     option_names={"artifacts": N_("artifacts")},
+    plans_turns=False,  # a turn is one secret stay-or-leave choice, made by all at once
     option_choices={"artifacts": [("2018", N_("2018 edition (artifacts in printed order)")),
                                   ("classic", N_("classic (artifacts shuffled)"))]},
 )

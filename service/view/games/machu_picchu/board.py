@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from engine.games.machu_picchu import data
 from engine.text import N_
-from service.view.drawing import _, int_keys, seat_colour, text_width
+from service.view.drawing import _, int_keys, ngettext, seat_colour, text_width
 
 GOODS = ("corn", "llama", "coca", "pottery", "cloth")
 GOOD_ICON = {"corn": "🌽", "llama": "🦙", "coca": "🌿", "pottery": "🏺", "cloth": "🧶"}
@@ -117,8 +117,16 @@ def edges(view: dict) -> list[tuple[str, str]]:
     return sorted(seen)
 
 
+def good_count(good: str, n: int) -> str:
+    """``n`` of a good: "2 llamas", but "3 corn" (the other goods are mass nouns), as
+    ``engine.games.machu_picchu.rules.good_count`` says it."""
+    if good == "llama":
+        return ngettext("%(n)s llama", "%(n)s llamas", n)
+    return _("%(n)s %(good)s", n=n, good=_(good))
+
+
 def goods_text(goods: dict) -> str:
-    return _(", ").join(_("%(n)s %(good)s", n=n, good=_(g)) for g, n in goods.items() if n) \
+    return _(", ").join(good_count(g, n) for g, n in goods.items() if n) \
         or _("nothing")
 
 
@@ -208,7 +216,7 @@ def _district(view: dict, district: str, entry: dict, mine: dict | None) -> str:
             f"{player_name(view, s)} {n}" for s, n in sorted(incas.items()))))
     bonus = entry.get("bonus") or 0
     if district in TEMPLES and bonus:
-        details.append(_("%(n)s temple stones", n=bonus) if bonus != 1 else _("1 temple stone"))
+        details.append(ngettext("%(n)s temple stone", "%(n)s temple stones", bonus))
     elif entry.get("bonus_goods") and bonus:
         details.append(_("bonus: %(goods)s", goods=goods_text(entry["bonus_goods"])))
     if princes:
@@ -231,8 +239,8 @@ def _district(view: dict, district: str, entry: dict, mine: dict | None) -> str:
         start = cx - (n - 1) * 10
         for i, (seat, count) in enumerate(sorted(incas.items())):
             out.append(_token(start + i * 20, cy + 12, seat, str(count),
-                              _("%(name)s: %(n)s Incas", name=player_name(view, seat), n=count) if count != 1
-                              else _("%(name)s: 1 Inca", name=player_name(view, seat))))
+                              ngettext("%(name)s: %(n)s Inca", "%(name)s: %(n)s Incas", count,
+                                       name=player_name(view, seat))))
     # Bonus goods / temple stones, bottom left.
     if bonus:
         if district in TEMPLES:
@@ -436,7 +444,7 @@ def mail_html(view: dict) -> Markup:
         bonus = entry.get("bonus") or 0
         extra = ""
         if district in TEMPLES and bonus:
-            extra = "■" * int(bonus) + " " + _("stones")
+            extra = "■" * int(bonus) + " " + ngettext("stone", "stones", int(bonus))
         elif entry.get("bonus_goods") and bonus:
             extra = " ".join(f"+{k}{GOOD_ICON.get(g, g)}" for g, k in entry["bonus_goods"].items())
         princes = "".join(_chip(p["seat"], "♛ " + p["name"]) for p in view.get("players", [])
