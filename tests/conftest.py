@@ -74,6 +74,25 @@ def postgres_url():
 
 
 @pytest.fixture
+def pg_app(tmp_path, clock, postgres_url):
+    """This file's ``app`` on PostgreSQL, every table emptied afterwards: a module whose tests
+    must also hold on the real database overrides ``app`` with it."""
+    from service.store import snapshots
+    from tests.services_available import truncate_all
+
+    snapshots.CACHE.clear()
+    app = create_app(make_settings(tmp_path, CHASQUI_DATABASE_URL=postgres_url), clock=clock,
+                     upgrade=True)
+    app.config["TESTING"] = True
+    yield app
+    db = services(app).db
+    with db.engine.begin() as conn:
+        truncate_all(conn)
+    db.dispose()
+    snapshots.CACHE.clear()
+
+
+@pytest.fixture
 def client(app):
     return app.test_client()
 

@@ -39,7 +39,7 @@ def test_an_organiser_starts_a_game_from_the_browser(live, page_at):
         page.fill(f"input[name=email_{i}]", address)
     shoot(page, "organiser-new-game")
     press(page, page.get_by_role("button", name="Send the invitations"))
-    assert "2 invitation(s) sent" in page.inner_text("main")
+    assert "2 invitations sent" in page.inner_text("main")
 
     for name, address in INVITEES:
         their_mailbox = page_at(360)

@@ -5,11 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from service.store import snapshots
-from service.web.app import create_app
-from service.web.extensions import services
-from tests.conftest import make_settings
-from tests.services_available import truncate_all
 from tests.service.test_private_feeds import (  # noqa: F401  (collected again, on PostgreSQL)
     test_a_move_takes_its_decision_off_the_calendar_and_the_next_one_puts_a_new_event_on,
     test_a_new_calendar_link_revokes_the_old_one_and_leaves_the_feed_link_alone,
@@ -23,14 +18,5 @@ pytestmark = pytest.mark.integration
 
 
 @pytest.fixture
-def app(tmp_path, clock, postgres_url):
-    snapshots.CACHE.clear()
-    app = create_app(make_settings(tmp_path, CHASQUI_DATABASE_URL=postgres_url), clock=clock,
-                     upgrade=True)
-    app.config["TESTING"] = True
-    yield app
-    db = services(app).db
-    with db.engine.begin() as conn:
-        truncate_all(conn)
-    db.dispose()
-    snapshots.CACHE.clear()
+def app(pg_app):
+    return pg_app

@@ -12,27 +12,17 @@ from sqlalchemy import event, select, text, update
 from service.mail import delivery
 
 from service.store import mail_reads
-from service.web.app import create_app
 from service.store.loading import load
 from service.mail.compose import build_message
 from service.store.models import GameRow, OutboxRow, SeatRow
-from tests.conftest import make_settings
 from tests.service.test_mail_every_kind import corpus  # noqa: F401  (a fixture)
-from tests.services_available import truncate_all
 from service.web.extensions import services
 
 
 @pytest.fixture
-def app(tmp_path, clock, postgres_url):
+def app(pg_app):
     """The corpus's app (tests/conftest.py's), on PostgreSQL."""
-    app = create_app(make_settings(tmp_path, CHASQUI_DATABASE_URL=postgres_url), clock=clock,
-                     upgrade=True)
-    app.config["TESTING"] = True
-    yield app
-    db = services(app).db
-    with db.engine.begin() as conn:
-        truncate_all(conn)
-    db.engine.dispose()
+    return pg_app
 
 
 class Keeping:
