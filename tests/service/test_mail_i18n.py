@@ -146,3 +146,21 @@ def test_every_mail_intro_is_in_the_catalogs():
 
     missing = [kind.intro for kind in KINDS.values() if kind.intro and kind.intro not in RUNTIME_TEXTS]
     assert not missing, f"add to service.view.i18n.RUNTIME_TEXTS and translate: {missing}"
+
+
+def test_the_incan_gold_table_in_a_turn_mail_is_in_the_players_language(
+        app, client, new_game, smtp):
+    """The mail's own picture of the temple (path, last reveal, explorers' table) is drawn by
+    the game's mail template: its words come from the game's catalog like the page's do."""
+    data, secrets = new_game(players=3)
+    svc = services(app)
+    with svc.db.unit_of_work() as session:
+        set_preference(session, data["id"], 0, svc.clock(), language="ja")
+    for secret in secrets:
+        client.post(f"/api/play/{secret}", json={"action": {"type": "stay"}, "seq": 1})
+    html = newest(smtp, "p0@example.com").get_body(("html",)).get_content()
+    for japanese in ("通路上の宝石", "プレイヤー", "神殿"):
+        assert japanese in html, japanese
+    for english in ("Gems on the path", ">Player<", ">Carrying<", ">Tent<", "Last reveal",
+                    "cards left", "in camp", " stayed", "(you)"):
+        assert english not in html, f"untranslated: {english!r}"
