@@ -11,7 +11,6 @@ import secrets
 from datetime import datetime
 from urllib.parse import urlsplit
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine import IllegalAction
@@ -19,19 +18,13 @@ from engine.text import phrase
 from service.mail.webhook_guard import checked
 from service.store import webhooks as store
 from service.store.loading import NotFound
-from service.store.models import GameRow, PendingGameRow, WebhookRow
+from service.store.models import GameRow, WebhookRow
 
 ORGANISER = "organiser"
 
 
 def seat_actor(seat: int) -> str:
     return f"seat:{seat}"
-
-
-def organiser_of(session: Session, game_id: str) -> int | None:
-    """The account id of the game's organiser (None: a game no organiser set up)."""
-    return session.scalars(select(PendingGameRow.organiser_id)
-                           .where(PendingGameRow.game_id == game_id)).first()
 
 
 def game_row(session: Session, game_id: str) -> GameRow:
