@@ -29,7 +29,7 @@ from service.application import admin_commands as commands
 from service.application import seat_offers
 from service.view.audit import audit, newcomer_address, shows_secrets
 from service.view.notices import undone_moves
-from service.web.extensions import limiter, services
+from service.web.extensions import own_limit, services
 from service.web.errors import told
 from service.store.loading import NotFound, load
 from service.store.history import REWIND_EVENTS
@@ -175,7 +175,7 @@ def _safe_next(target: str | None) -> str:
 
 
 @bp.route("/login", methods=["GET", "POST"])
-@limiter.limit(LOGIN_LIMIT, methods=["POST"])
+@own_limit(LOGIN_LIMIT, methods=["POST"])
 def login():
     if request.method == "GET":
         return render_template("admin/login.html", next=request.args.get("next", ""))

@@ -1,14 +1,14 @@
 """The one place the web room finds what the app factory wired: the shared services, CSRF
-protection and the rate limiter.  Views import these; only ``app.py`` sets them up."""
+protection, the rate limiter and a route's own limit.  Views import these; only ``app.py`` sets them up."""
 from __future__ import annotations
 
 from flask import Flask, current_app
 from flask_wtf.csrf import CSRFProtect
 
 from service.application.services import Services
-from service.web.limits import limiter
+from service.web.limits import limiter, own_limit
 
-__all__ = ["csrf", "limiter", "services"]
+__all__ = ["csrf", "limiter", "own_limit", "services"]
 
 csrf = CSRFProtect()
 KEY = "chasqui"

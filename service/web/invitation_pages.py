@@ -9,7 +9,7 @@ from service.application import invitations, table_records
 
 from service.mail import mailer
 from service.application.invitations import InvitationError
-from service.web.extensions import limiter, services
+from service.web.extensions import own_limit, services
 from service.web.errors import told
 from service.store.models import PendingGameRow
 
@@ -60,12 +60,12 @@ def _answer(token: str, accept: bool):
 
 
 @bp.post("/<token>/accept")
-@limiter.limit(ANSWER_LIMIT)
+@own_limit(ANSWER_LIMIT)
 def accept(token: str):
     return _answer(token, True)
 
 
 @bp.post("/<token>/decline")
-@limiter.limit(ANSWER_LIMIT)
+@own_limit(ANSWER_LIMIT)
 def decline(token: str):
     return _answer(token, False)

@@ -5,10 +5,13 @@ answer, and the security headers.
   CHASQUI_REDIS_URL is set, memory otherwise).  Routes that set their own limit
   (the admin login, sign-in, invitations, lobby joins) keep it; every other endpoint gets
   the default, ``CHASQUI_RATE_LIMIT`` per client address and endpoint ("1000 per minute"
-  unless set; "off" switches the default off, e.g. for benchmarks: the routes with a limit
-  of their own keep it).  All of it is Flask-Limiter's own configuration (``RATELIMIT_*``
-  keys, ``limiter.limit``, the 429 error handler).  The limiter object is shared by every
-  app of a process, so the default is a callable reading this app's config.
+  unless set; "off" switches the default off, e.g. behind a proxy that limits, or for
+  benchmarks: the routes with a limit of their own keep it).  A route sets its own limit
+  with ``own_limit``, which marks the view, so that with the default off every other
+  request skips the limiter outright (``nothing_to_limit``).  All of it is Flask-Limiter's
+  own configuration (``RATELIMIT_*`` keys, ``limiter.limit``, ``limiter.request_filter``,
+  the 429 error handler).  The limiter object is shared by every app of a process, so the
+  default is a callable reading this app's config.
 * Security headers on every response (``SECURITY_HEADERS``): a Content-Security-Policy (no
   script but the site's own static file, no inline script; inline styles allowed, which the
   templates and the mailbox's ``srcdoc`` mail preview use; ``frame-ancestors 'none'``),
@@ -60,6 +63,31 @@ SECURITY_HEADERS = {
 _SECURITY_ITEMS = tuple(SECURITY_HEADERS.items())
 _SECURITY_NAMES = frozenset(name.lower() for name in SECURITY_HEADERS)
 HSTS = ("Strict-Transport-Security", f"max-age={365 * 24 * 3600}; includeSubDomains")
+
+
+OWN_LIMIT = "chasqui_own_rate_limit"  # the mark ``own_limit`` leaves on a view
+
+
+def own_limit(value: str, **options):
+    """``limiter.limit`` for a view with a limit of its own, marked so that
+    ``nothing_to_limit`` never skips it (Flask-Limiter's wrapper keeps the view's attributes,
+    and so does any decorator above it that uses ``functools.wraps``)."""
+    def decorate(view):
+        setattr(view, OWN_LIMIT, True)
+        limited = limiter.limit(value, **options)(view)
+        setattr(limited, OWN_LIMIT, True)
+        return limited
+    return decorate
+
+
+@limiter.request_filter
+def nothing_to_limit() -> bool:
+    """With the default limit off, a view without a limit of its own has nothing to check.
+    Flask-Limiter would still resolve, for every request, the default it then finds exempt:
+    a measurable share of a move's CPU, spent on no limit at all."""
+    if current_app.config.get(CONFIG_KEY, "off") != "off":
+        return False
+    return not getattr(current_app.view_functions.get(request.endpoint), OWN_LIMIT, False)
 
 
 def default_limit() -> str:

@@ -13,7 +13,7 @@ from service.mail import mailer
 
 from service.application import quotas
 from service.application.invitations import InvitationError
-from service.web.extensions import limiter, services
+from service.web.extensions import own_limit, services
 from service.web.errors import told
 from service.view.i18n import N_
 from service.store.models import PendingGameRow
@@ -68,7 +68,7 @@ def show(pending_id: str):
 
 
 @bp.post("/<pending_id>/join")
-@limiter.limit(JOIN_LIMIT)
+@own_limit(JOIN_LIMIT)
 def join(pending_id: str):
     svc = services()
     with svc.db.unit_of_work() as session:

@@ -15,7 +15,7 @@ from service.mail import mailer
 from service.application import quotas
 from service.web import sessions
 from service.application.invitations import InvitationError
-from service.web.extensions import limiter, services
+from service.web.extensions import own_limit, services
 from service.web.errors import told
 from service.web.channel import organiser_channel
 from service.view.i18n import N_
@@ -135,7 +135,7 @@ def draft_from_form() -> invitations.Draft:
 
 @bp.post("/new")
 @sessions.signed_in_required
-@limiter.limit(CREATE_LIMIT)
+@own_limit(CREATE_LIMIT)
 def create():
     svc = services()
     try:
@@ -176,7 +176,7 @@ def game(pending_id: str, error: str | None = None):
 
 @bp.post("/games/<pending_id>/invitations/<int:invitation_id>/replace")
 @sessions.signed_in_required
-@limiter.limit(CREATE_LIMIT)
+@own_limit(CREATE_LIMIT)
 def replace(pending_id: str, invitation_id: int):
     svc = services()
     try:

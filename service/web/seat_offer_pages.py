@@ -12,7 +12,7 @@ from service.application import admin_commands as commands
 from service.application import seat_offers
 from service.store.organisers import organiser_of
 from service.view.actors import actor_name, opening
-from service.web.extensions import limiter, services
+from service.web.extensions import own_limit, services
 from service.web.errors import told
 from service.store.models import GameRow, SeatRow
 
@@ -48,7 +48,7 @@ def landing(token: str):
 
 
 @bp.post("/<token>/accept")
-@limiter.limit(ANSWER_LIMIT)
+@own_limit(ANSWER_LIMIT)
 def accept(token: str):
     svc = services()
     with svc.db.unit_of_work() as session:
@@ -61,7 +61,7 @@ def accept(token: str):
 
 
 @bp.post("/<token>/decline")
-@limiter.limit(ANSWER_LIMIT)
+@own_limit(ANSWER_LIMIT)
 def decline(token: str):
     svc = services()
     now = svc.clock()

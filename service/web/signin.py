@@ -16,7 +16,7 @@ from service.mail import mailer
 from service.application import quotas
 from service.application.sign_in import LinkRefused, peek, redeem, request_link, safe_next
 from service.web import sessions
-from service.web.extensions import limiter, services
+from service.web.extensions import own_limit, services
 from service.web.errors import told
 from service.core import row_links
 from service.core.validation import BadInput
@@ -36,7 +36,7 @@ def form():
 
 
 @bp.post("/signin")
-@limiter.limit(REQUEST_LIMIT)
+@own_limit(REQUEST_LIMIT)
 def ask():
     svc = services()
     raw = request.form.get("email", "")
@@ -67,7 +67,7 @@ def landing(token: str):
 
 
 @bp.post("/signin/<token>")
-@limiter.limit(REQUEST_LIMIT)
+@own_limit(REQUEST_LIMIT)
 def use(token: str):
     svc = services()
     with svc.db.unit_of_work() as session:

@@ -15,7 +15,7 @@ from flask import Blueprint, Response, jsonify, render_template, request
 
 from engine.text import phrase
 from service.store import fairness
-from service.web.extensions import limiter, services
+from service.web.extensions import own_limit, services
 from service.store.loading import Loaded, NotFound, load
 from service.application.moves import load_for_secret
 from service.web.request_checks import takes_body
@@ -61,7 +61,7 @@ def _record(loaded: Loaded) -> Response:
 
 @bp.route("/verify", methods=["GET", "POST"])
 @takes_body(RECORD_LIMIT, raw=True)  # read by fairness.check_text with the shared rules
-@limiter.limit(VERIFY_LIMIT, methods=["POST"])
+@own_limit(VERIFY_LIMIT, methods=["POST"])
 def verify():
     if request.method == "GET":
         return render_template("pages/verify.html", verdict=None)

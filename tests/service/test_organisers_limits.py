@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 
 from sqlalchemy import func, select
 
 from service.store.models import InvitationRow, PendingGameRow, SignInTokenRow
+from service.web import limits
+from service.web.limits import OWN_LIMIT
 from tests.service.test_organisers_support import (PLAYERS, csrf, make_app, mails, new_game_form,
                                                    sign_in, svc)
 
@@ -80,6 +83,28 @@ def test_with_the_default_off_a_route_with_its_own_limit_is_still_limited(tmp_pa
     codes = [client.post("/signin", data={"csrf_token": token, "email": f"p{i}@example.org"}).status_code
              for i in range(11)]
     assert codes == [200] * 10 + [429]
+
+
+def test_with_the_default_off_every_route_with_its_own_limit_is_still_limited(tmp_path, clock):
+    """The limiter is skipped only for views that set no limit of their own (``own_limit``
+    marks those that do): the verify page's POST, limited at 30 a minute, stays limited."""
+    app = make_app(tmp_path, clock, CHASQUI_RATE_LIMIT="off")
+    client = app.test_client()
+    marked = [endpoint for endpoint, view in app.view_functions.items()
+              if getattr(view, OWN_LIMIT, False)]
+    assert len(marked) == 11, marked
+    codes = [client.post("/verify", data={"record": "{}"}).status_code for _ in range(31)]
+    assert 429 not in codes[:30] and codes[30] == 429
+    assert all(client.get("/verify").status_code == 200 for _ in range(5)), "only POSTs count"
+
+
+def test_no_view_sets_a_limit_the_off_switch_could_skip():
+    """A view limited with ``limiter.limit`` directly would carry no mark, and with the default
+    off ``nothing_to_limit`` would skip its limit: every route's own limit is ``own_limit``."""
+    web = Path(limits.__file__).parent
+    direct = [path.name for path in web.glob("*.py")
+              if path.name != "limits.py" and "limiter.limit(" in path.read_text()]
+    assert direct == []
 
 
 def test_join_confirmations_count_against_the_address_limit(app, client):
