@@ -40,12 +40,11 @@ from service.store import events as store
 from service.store.models import EventRow
 from service.store.events import Event
 
-# Measured (python -m bench.snapshots): a late move replays on average EVERY / 2 moves after
-# its snapshot, an early one half of its own count from GameCreated.  Every 50 a move 400 cost
-# 1.2-1.5x a move 1; every 20 1.0-1.1x on 2026-11-29, but 1.2-1.4x on 2026-11-30's slower
-# host, and 1.25-1.35x for Inca Empire (whose late moves cost most to replay); every 10,
-# 1.1-1.15x for both.  Pruning (KEEP) bounds the rows, so halving the interval costs one
-# snapshot write per 10 events, not twice the storage.  A snapshot is 3-16 KB.
+# A late move replays on average EVERY / 2 moves after its snapshot, an early one half of its
+# own count from GameCreated; ``python -m bench.snapshots`` (docs/performance.md) compares
+# intervals.  Longer ones let a move 400 cost visibly more than a move 1, Inca Empire's most;
+# pruning (KEEP) bounds the rows, so a short interval costs one snapshot write per EVERY
+# events, not more storage.  A snapshot is a few kilobytes.
 EVERY = 10
 KEEP = 3  # snapshots kept per game: the newest, and two for short rollbacks and audits
 
