@@ -21,14 +21,12 @@ from service.store import events as store
 
 from service.application import vacation
 from service.web.app import create_app
-from service.core.config import from_env
 from service.store.loading import load
 from service.store.models import (DeadlineRow, EventRow, GameRow, MailPreferenceRow, OutboxRow,
                             SeatClockRow)
 from service.store.events import Conflict
 from service.store.timekeeping import ClockChanges
 from tests.conftest import ADMIN_TOKEN, FrozenClock, secret_from_url
-from tests.services_available import truncate_all
 from service.web.extensions import services
 
 pytestmark = pytest.mark.integration
@@ -42,18 +40,13 @@ def clock():
 
 
 @pytest.fixture
-def app(postgres_url, clock):
-    snapshots.CACHE.clear()
-    app = create_app(from_env({
-        "CHASQUI_DATABASE_URL": postgres_url, "CHASQUI_BASE_URL": "http://chasqui.test",
-        "CHASQUI_SECRET_KEY": "one-read-secret", "CHASQUI_ADMIN_TOKEN": ADMIN_TOKEN,
-        "CHASQUI_RATE_LIMIT": "off"}), clock=clock, upgrade=True)
-    yield app
-    db = services(app).db
-    with db.engine.begin() as conn:
-        truncate_all(conn)
-    db.dispose()
-    snapshots.CACHE.clear()
+def pg_settings():
+    return {"CHASQUI_SECRET_KEY": "one-read-secret", "CHASQUI_RATE_LIMIT": "off"}
+
+
+@pytest.fixture
+def app(pg_app):
+    return pg_app
 
 
 def new_game(client, seed=5, clock_settings=None) -> tuple[str, list[str]]:
