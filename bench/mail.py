@@ -176,7 +176,7 @@ def measure(svc, env: dict, sink: Accept, options: list[str], args, mail_first: 
                 _, outcome = create_game(session, "incan_gold", [
                     {"name": f"P{i}", "email": f"p{i}@bench.test"} for i in range(4)],
                     g, {}, "admin", svc.clock(), svc.settings.mail_domain)
-            events.append(list(outcome.outbox_ids))
+            events.append(list(outcome.owed.mail))
         worker = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker", *options,
              "-Q", queue, "--without-heartbeat", "--without-gossip", "--without-mingle"],

@@ -74,15 +74,23 @@ def postgres_url():
 
 
 @pytest.fixture
-def pg_app(tmp_path, clock, postgres_url):
+def pg_settings() -> dict:
+    """Settings ``pg_app`` takes beside (or instead of) ``make_settings``' defaults; a module
+    that needs others (a rate limit off, say) overrides this fixture."""
+    return {}
+
+
+@pytest.fixture
+def pg_app(tmp_path, clock, postgres_url, pg_settings):
     """This file's ``app`` on PostgreSQL, every table emptied afterwards: a module whose tests
-    must also hold on the real database overrides ``app`` with it."""
+    must also hold on the real database overrides ``app`` with it (and ``clock`` or
+    ``pg_settings`` for another start or other settings)."""
     from service.store import snapshots
     from tests.services_available import truncate_all
 
     snapshots.CACHE.clear()
-    app = create_app(make_settings(tmp_path, CHASQUI_DATABASE_URL=postgres_url), clock=clock,
-                     upgrade=True)
+    app = create_app(make_settings(tmp_path, **pg_settings, CHASQUI_DATABASE_URL=postgres_url),
+                     clock=clock, upgrade=True)
     app.config["TESTING"] = True
     yield app
     db = services(app).db

@@ -10,7 +10,7 @@ from service.mail import digest
 from service.mail import webhook_delivery
 from service.mail import mailer as account_mail
 from service.mail.delivery import due_ids
-from service.mail.dispatch import batches, split
+from service.mail.dispatch import batches
 from workers.celery_app import app, flask_app
 from service.web.extensions import services
 
@@ -48,12 +48,12 @@ def deliver_webhooks(post_ids: list[int]) -> str:
         return ", ".join(svc.deliver_post(int(post_id)) for post_id in post_ids)
 
 
-def _queue_batches(ids: list[int]) -> None:
-    mail, posts = split(ids)
-    for batch in batches(mail):
+def _queue_batches(outbox_ids: list[int], post_ids: tuple[int, ...] | list[int] = ()) -> None:
+    """Mail in batches (``chasqui.deliver_many``), the webhook posts in one task."""
+    for batch in batches(outbox_ids):
         deliver_many.delay(batch)
-    if posts:
-        deliver_webhooks.delay(posts)
+    if post_ids:
+        deliver_webhooks.delay(list(post_ids))
 
 
 @app.task(name="chasqui.sweep_outbox")
@@ -89,9 +89,9 @@ def sweep_deadlines() -> int:
     """Reminders and timeouts that are due (SKIP LOCKED: several beats never double-fire);
     their mails go in batches, as a move's do."""
     svc = _services()
-    ids = deadlines.sweep(svc.db, svc.clock(), svc.settings.mail_domain)
-    _queue_batches(ids)
-    return len(ids)
+    owed = deadlines.sweep(svc.db, svc.clock(), svc.settings.mail_domain)
+    _queue_batches(owed.mail, owed.posts)
+    return len(owed.mail) + len(owed.posts)
 
 
 @app.task(name="chasqui.send_digests")

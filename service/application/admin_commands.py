@@ -22,7 +22,7 @@ from service.mail import mailer, seat_offer_mail
 from service.application import seat_offers
 from service.application.admin_auth import Admin
 from service.store.loading import Loaded, load
-from service.application.games import (Outcome, StaleMove, outbox_row, queue_mail,
+from service.application.games import (Outcome, Owed, StaleMove, outbox_row, queue_mail,
                                        wants_turn_mail, play_bots)
 from service.store.history import INFO_EVENTS, created, effective_moves, rebuild, setup
 from service.view.i18n import N_
@@ -81,7 +81,7 @@ def _replay(loaded: Loaded) -> None:
 
 
 def _mail(session: Session, loaded: Loaded, now: datetime, domain: str, owed_kind: str | None,
-          all_kind: str | None = None, seat_kinds: dict[int, str] | None = None) -> list[int]:
+          all_kind: str | None = None, seat_kinds: dict[int, str] | None = None) -> Owed:
     """Fresh links after an event that made every older link stale.
 
     Every seat's ``notified_key`` is reset and set again for the seats that must act now, so
@@ -107,7 +107,7 @@ def _mail(session: Session, loaded: Loaded, now: datetime, domain: str, owed_kin
             rows.append(outbox_row(loaded, seat_row, kind, now, domain))
     session.add_all(rows)
     session.flush()
-    return [r.id for r in rows] + queue_mail(session, loaded, None, now, domain)
+    return Owed([r.id for r in rows]) + queue_mail(session, loaded, None, now, domain)
 
 
 # --- rollback and undo -------------------------------------------------------------------------

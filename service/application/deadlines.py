@@ -21,7 +21,8 @@ from service.store import timekeeping
 from service.application import vacation
 from service.store.db import Database
 from service.store.loading import Loaded, load
-from service.application.games import outbox_row, queue_mail, listed_or_first, play_bots, record_move
+from service.application.games import (Owed, outbox_row, queue_mail, listed_or_first, play_bots,
+                                       record_move)
 from service.store.models import DeadlineRow, OutboxRow, SeatClockRow
 
 log = logging.getLogger(__name__)
@@ -29,8 +30,8 @@ log = logging.getLogger(__name__)
 SYSTEM = "system"
 
 
-def sweep(db: Database, now: datetime, domain: str, batch: int = 100) -> list[int]:
-    """Fire every due deadline; returns the outbox ids to dispatch after commit.
+def sweep(db: Database, now: datetime, domain: str, batch: int = 100) -> Owed:
+    """Fire every due deadline; returns what to dispatch after commit (mail and posts).
 
     A batch is one transaction.  Two sweepers firing timeouts in the same games each wait for
     the other's new event; PostgreSQL then aborts one of them as a deadlock.  Nothing of that
@@ -40,26 +41,26 @@ def sweep(db: Database, now: datetime, domain: str, batch: int = 100) -> list[in
     Each deadline fires in a savepoint of its own (``fire_one``): one that raises (a game that
     no longer replays, a bug) is undone alone, logged with its id and left pending for the
     next sweep, and this sweep goes on with the others without meeting it again."""
-    outbox_ids: list[int] = []
+    owed = Owed()
     failed: set[int] = set()
     while True:
         try:
             with db.unit_of_work() as session:
                 due = [deadline for deadline in timekeeping.due_deadlines(
                     session, now, limit=batch + len(failed)) if deadline.id not in failed][:batch]
-                fired: list[int] = []
+                fired = Owed()
                 for deadline in due:
                     fired += fire_one(session, deadline, now, domain, failed)
         except store.Conflict:  # the unit of work lost a deadlock (``Database.unit_of_work``)
             log.info("a sweep's batch lost a deadlock with another sweeper; the next sweep fires it")
-            return outbox_ids
-        outbox_ids += fired
+            return owed
+        owed += fired
         if len(due) < batch:
-            return outbox_ids
+            return owed
 
 
 def fire_one(session: Session, deadline: DeadlineRow, now: datetime, domain: str,
-             failed: set[int]) -> list[int]:
+             failed: set[int]) -> Owed:
     """``fire`` in a savepoint; a deadline that raises is undone, logged and added to
     ``failed`` (it stays pending), and the sweep goes on.  A database that fails (a lost
     connection) is no deadline's fault: it ends the sweep, as before."""
@@ -75,10 +76,10 @@ def fire_one(session: Session, deadline: DeadlineRow, now: datetime, domain: str
         failed.add(deadline_id)
         log.exception("deadline %s of game %s could not be fired; it stays pending for the "
                       "next sweep", deadline_id, game_id)
-    return []
+    return Owed()
 
 
-def fire(session: Session, deadline: DeadlineRow, now: datetime, domain: str) -> list[int]:
+def fire(session: Session, deadline: DeadlineRow, now: datetime, domain: str) -> Owed:
     loaded = load(session, deadline.game_id)
     game, state = loaded.game, loaded.state
     if deadline.kind == "vacation_end":
@@ -89,7 +90,7 @@ def fire(session: Session, deadline: DeadlineRow, now: datetime, domain: str) ->
     clock = session.get(SeatClockRow, (loaded.row.id, deadline.seat)) if still_open else None
     if clock is None or clock.due_at is None:  # no running clock: nothing to remind or time out
         deadline.status = "cancelled"
-        return []
+        return Owed()
     timeout_at = store.utc(clock.due_at)
     if deadline.kind.startswith("reminder") and timeout_at > now:
         return _remind(session, loaded, deadline, timeout_at, now, domain)
@@ -100,7 +101,7 @@ def fire(session: Session, deadline: DeadlineRow, now: datetime, domain: str) ->
 
 
 def _remind(session: Session, loaded: Loaded, deadline: DeadlineRow, timeout_at: datetime,
-            now: datetime, domain: str) -> list[int]:
+            now: datetime, domain: str) -> Owed:
     """The seat's reminder mail (none to a seat that unsubscribed); the same row then waits
     for the decision's next alarm (the next reminder still ahead, else the timeout)."""
     kind = deadline.kind.replace(":", "-")
@@ -111,11 +112,11 @@ def _remind(session: Session, loaded: Loaded, deadline: DeadlineRow, timeout_at:
         deadline.kind, deadline.due_at = timekeeping.next_alarm(timeout_at, settings.reminder_hours,
                                                                 now)
     if preferences.mail_off(session, loaded.row.id, deadline.seat):
-        return []
+        return Owed()
     row = outbox_row(loaded, loaded.seats[deadline.seat], kind, now, domain)
     session.add(row)
     session.flush()
-    return [row.id]
+    return Owed([row.id])
 
 
 def _later_alarms_have_rows(session: Session, deadline: DeadlineRow) -> bool:
@@ -137,7 +138,7 @@ def _vacation_left(clock: SeatClockRow, loaded: Loaded, now: datetime) -> bool:
 
 
 def time_out(session: Session, loaded: Loaded, seat: int, now: datetime, domain: str,
-             deadline_id: int | None = None) -> list[int]:
+             deadline_id: int | None = None) -> Owed:
     """The seat's time ran out: apply the game's policy as an event everyone is told about."""
     clock = timekeeping.clock_of(loaded.first.payload)
     if clock.timeout_policy == "pause":
@@ -145,20 +146,20 @@ def time_out(session: Session, loaded: Loaded, seat: int, now: datetime, domain:
                              {"reason": "timeout", "seat": seat}, SYSTEM, now)
         loaded.events.append(event)
         loaded.row.status = "paused"
-        ids = queue_mail(session, loaded, None, now, domain)
+        owed = queue_mail(session, loaded, None, now, domain)
         if deadline_id is not None:
             _tell_admins(session, loaded.row.id, deadline_id, now, domain)
-        return ids + _tell_everyone(session, loaded, ids, "paused", now, domain)
+        return owed + _tell_everyone(session, loaded, owed.mail, "paused", now, domain)
     game, state = loaded.game, loaded.state
     chosen = listed_or_first(game.legal_actions(state, seat),
                              _policy_action(game, state, seat, clock.timeout_policy))
     record_move(session, loaded, "TurnTimedOut", seat, chosen, SYSTEM, now,
                 policy=clock.timeout_policy)
     play_bots(session, loaded, now)
-    ids = queue_mail(session, loaded, None, now, domain)
+    owed = queue_mail(session, loaded, None, now, domain)
     if loaded.row.status == "finished":
-        return ids
-    return ids + _tell_everyone(session, loaded, ids, "timeout", now, domain)
+        return owed
+    return owed + _tell_everyone(session, loaded, owed.mail, "timeout", now, domain)
 
 
 def _tell_admins(session: Session, game_id: str, deadline_id: int, now: datetime,
@@ -185,11 +186,11 @@ def _policy_action(game, state, seat: int, policy: str) -> dict:
 
 
 def _tell_everyone(session: Session, loaded: Loaded, already: list[int], kind: str,
-                   now: datetime, domain: str) -> list[int]:
+                   now: datetime, domain: str) -> Owed:
     """A notice to each seat not already mailed for this event (one mail per seat per event;
     the turn mail says what happened too)."""
     mailed = {session.get(OutboxRow, i).seat for i in already}
     rows = [outbox_row(loaded, s, kind, now, domain) for s in loaded.seats if s.seat not in mailed]
     session.add_all(rows)
     session.flush()
-    return [r.id for r in rows]
+    return Owed([r.id for r in rows])

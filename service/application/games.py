@@ -35,11 +35,22 @@ class StaleMove(store.Conflict):
 
 
 @dataclass
+class Owed:
+    """What a command made owed, for its dispatch after commit: the mail's outbox ids and
+    the chat channel's webhook post ids, each list for its own delivery."""
+    mail: list[int] = field(default_factory=list)
+    posts: list[int] = field(default_factory=list)
+
+    def __add__(self, other: "Owed") -> "Owed":
+        return Owed(self.mail + other.mail, self.posts + other.posts)
+
+
+@dataclass
 class Outcome:
-    """What a command did: the new head, which outbox rows to dispatch after commit, and the
-    game as the command left it (so an answer needs no second replay)."""
+    """What a command did: the new head, what to dispatch after commit, and the game as the
+    command left it (so an answer needs no second replay)."""
     seq: int
-    outbox_ids: list[int] = field(default_factory=list)
+    owed: Owed = field(default_factory=Owed)
     loaded: "Loaded | None" = None
     seat: int | None = None
 
@@ -112,8 +123,8 @@ def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, act
     chosen = game.find_legal_action(state, seat, action)
     record_move(session, loaded, "MoveMade", seat, chosen, actor, now, seq_seen=seq_seen)
     play_bots(session, loaded, now)
-    outbox_ids = queue_mail(session, loaded, seat, now, domain, clocks=clocks, modes=modes)
-    return Outcome(loaded.seq, outbox_ids, loaded, seat)  # the head after a reveal, if any
+    owed = queue_mail(session, loaded, seat, now, domain, clocks=clocks, modes=modes)
+    return Outcome(loaded.seq, owed, loaded, seat)  # the head after a reveal, if any
 
 
 _REREAD = (select(SeatRow, GameRow).join(GameRow, GameRow.id == SeatRow.game_id)
@@ -227,8 +238,9 @@ def _stale_message(loaded: Loaded, seat: int, action, seq_seen) -> Phrase:
 
 def queue_mail(session: Session, loaded: Loaded, actor_seat: int | None, now: datetime,
                 domain: str, start: bool = False, clocks: dict | None = None,
-                modes: dict[int, str] | None = None) -> list[int]:
-    """Outbox rows for what this event made owed, and the status projection.
+                modes: dict[int, str] | None = None) -> Owed:
+    """Outbox rows for what this event made owed (and the posts to the game's chat channel,
+    when it has one), and the status projection.
 
     A seat is mailed when it must act on a decision it has not been mailed about yet (the
     engine's ``decision_key``), so sub-steps of one's own turn and other seats' secret choices
@@ -275,8 +287,8 @@ def queue_mail(session: Session, loaded: Loaded, actor_seat: int | None, now: da
         row.id, (row, status, seq, now), loaded.take_unstored(), clock_changes,
         [(seat_row, key, seq) for seat_row, key in notified], outbox))
     if topic is None:
-        return ids
-    return ids + webhooks.queue(session, row, first_seq, seq, topic, now)
+        return Owed(ids)
+    return Owed(ids, webhooks.queue(session, row, first_seq, seq, topic, now))
 
 
 def channel_topic(loaded: Loaded, first_seq: int, status: str, new_decision: bool) -> str | None:

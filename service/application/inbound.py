@@ -159,12 +159,12 @@ def _act(svc, inbound_id: int, game_id: str, seat: int, secret: str, reply: Repl
                "or with words for the table"))))
     try:
         with svc.db.unit_of_work() as session:
-            _seq, ids = post_message(session, game_id, seat, reply.text, svc.clock(),
-                                     svc.settings.mail_domain, f"seat:{seat}")
+            _seq, owed = post_message(session, game_id, seat, reply.text, svc.clock(),
+                                      svc.settings.mail_domain, f"seat:{seat}")
             _mark(session, inbound_id, "talk", reply.text[:200], None)
     except (IllegalAction, Conflict) as error:
         return _answer(svc, inbound_id, "reply_error", "error", _told(svc, game_id, seat, error))
-    svc.dispatch(ids)
+    svc.dispatch(owed.mail, owed.posts)
     return "talk"
 
 

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from engine import IllegalAction
 from engine.text import phrase
-from service.application.games import outbox_row
+from service.application.games import Owed, outbox_row
 from service.core.validation import BadInput, bounded_text
 from service.store import events as store
 from service.store import preferences
@@ -32,9 +32,9 @@ def message_text(raw) -> str:
 
 
 def post_message(session: Session, game_id: str, seat: int, text: str, now: datetime,
-                 domain: str, actor: str) -> tuple[int, list[int]]:
+                 domain: str, actor: str) -> tuple[int, Owed]:
     """Append MessagePosted and owe a "talk" mail to every other seat that has not turned
-    its mail off.  Returns (the event's seq, outbox ids to dispatch after commit).  A text
+    its mail off.  Returns (the event's seq, what to dispatch after commit).  A text
     ``message_text`` refuses is an ``IllegalAction``, as every refusal of a command."""
     try:
         text = message_text(text)
@@ -57,8 +57,8 @@ def post_message(session: Session, game_id: str, seat: int, text: str, now: date
                 if s.seat != seat and not preferences.mail_off(session, game_id, s.seat)]
         session.add_all(rows)
         session.flush()
-        return event.seq, [r.id for r in rows] + webhooks.queue(
-            session, loaded.row, event.seq, event.seq, "talk", now)
+        return event.seq, Owed([r.id for r in rows], webhooks.queue(
+            session, loaded.row, event.seq, event.seq, "talk", now))
     raise store.Conflict(phrase("the game is busy; try again"))
 
 

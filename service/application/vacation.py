@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from engine import IllegalAction
 from engine.text import phrase, term
-from service.application.games import outbox_row
+from service.application.games import Owed, outbox_row
 from service.store import events as store
 from service.store import timekeeping
 from service.store import webhooks
@@ -27,7 +27,7 @@ def _clock(session: Session, loaded: Loaded, seat: int) -> SeatClockRow:
 
 
 def start(session: Session, loaded: Loaded, seat: int, now: datetime, domain: str,
-          actor: str, auto: bool) -> list[int]:
+          actor: str, auto: bool) -> Owed:
     if loaded.row.status not in ("active", "paused"):
         raise IllegalAction(phrase("the game is {status}", status=term(loaded.row.status)))
     settings = timekeeping.clock_of(loaded.first.payload)
@@ -36,15 +36,15 @@ def start(session: Session, loaded: Loaded, seat: int, now: datetime, domain: st
     posts = _append(session, loaded, "VacationStarted",
                     {"seat": seat, "auto": auto,
                      "days_left": round(left.total_seconds() / 86400, 2)}, actor, now)
-    return (_mail(session, loaded, seat, "vacation_auto", now, domain) if auto else []) + posts
+    return Owed(_mail(session, loaded, seat, "vacation_auto", now, domain) if auto else [], posts)
 
 
 def end(session: Session, loaded: Loaded, seat: int, now: datetime, domain: str,
-        actor: str, auto: bool) -> list[int]:
+        actor: str, auto: bool) -> Owed:
     settings = timekeeping.clock_of(loaded.first.payload)
     timekeeping.end_vacation(session, _clock(session, loaded, seat), settings, now)
     posts = _append(session, loaded, "VacationEnded", {"seat": seat, "auto": auto}, actor, now)
-    return (_mail(session, loaded, seat, "vacation_over", now, domain) if auto else []) + posts
+    return Owed(_mail(session, loaded, seat, "vacation_over", now, domain) if auto else [], posts)
 
 
 def _append(session, loaded, kind, payload, actor, now) -> list[int]:

@@ -17,21 +17,14 @@ from engine import IllegalAction
 from engine.text import phrase
 from service.mail.webhook_guard import checked
 from service.store import webhooks as store
-from service.store.loading import NotFound
-from service.store.models import GameRow, WebhookRow
+from service.store.loading import NotFound, game_row
+from service.store.models import WebhookRow
 
 ORGANISER = "organiser"
 
 
 def seat_actor(seat: int) -> str:
     return f"seat:{seat}"
-
-
-def game_row(session: Session, game_id: str) -> GameRow:
-    row = session.get(GameRow, game_id)
-    if row is None:
-        raise NotFound(phrase("no game {game}", game=repr(game_id)))
-    return row
 
 
 def add(session: Session, settings, game_id: str, style: str, url: str, talk: bool,

@@ -9,14 +9,13 @@ A broker outage is logged and ignored: the rows are committed, and the beat swee
 them once the broker is back.  Without Redis (the embedded default) rows are delivered
 in-process, right away.
 
-A command's ids may include webhook posts (``store.webhooks.HookPost``): they go to the
-webhook delivery (``chasqui.deliver_webhooks``, or in-process), every other id to the mail's."""
+A command hands over its mail's outbox ids and its webhook post ids apart
+(``application.games.Owed``); the posts go to the webhook delivery
+(``chasqui.deliver_webhooks``, or in-process)."""
 from __future__ import annotations
 
 import logging
 from typing import Callable, Iterable
-
-from service.store.webhooks import HookPost
 
 log = logging.getLogger(__name__)
 
@@ -26,14 +25,6 @@ DELIVER_WEBHOOKS_TASK = "chasqui.deliver_webhooks"
 # One task holds its rows' locks while it sends them all: a bound keeps one task short (a
 # sweep may hand over hundreds of rows) and lets another worker take the next batch.
 BATCH = 32
-
-
-def split(outbox_ids: Iterable[int]) -> tuple[list[int], list[int]]:
-    """(mail outbox ids, webhook post ids), as plain ints."""
-    mail, posts = [], []
-    for row_id in outbox_ids:
-        (posts if isinstance(row_id, HookPost) else mail).append(int(row_id))
-    return mail, posts
 
 
 def batches(outbox_ids: Iterable[int], size: int = BATCH) -> list[list[int]]:
@@ -62,8 +53,8 @@ class CeleryDispatcher:
                                       "max_retries": 0},
         )
 
-    def __call__(self, outbox_ids: Iterable[int]) -> None:
-        outbox_ids, posts = split(outbox_ids)
+    def __call__(self, outbox_ids: Iterable[int], post_ids: Iterable[int] = ()) -> None:
+        outbox_ids, posts = list(outbox_ids), list(post_ids)
         if posts:
             try:
                 self.client.send_task(DELIVER_WEBHOOKS_TASK, args=[posts], queue=self.queue,
@@ -89,14 +80,13 @@ class InlineDispatcher:
                  deliver_post: Callable[[int], str] | None = None):
         self.deliver, self.deliver_post = deliver, deliver_post
 
-    def __call__(self, outbox_ids: Iterable[int]) -> None:
-        mail, posts = split(outbox_ids)
-        for outbox_id in mail:
+    def __call__(self, outbox_ids: Iterable[int], post_ids: Iterable[int] = ()) -> None:
+        for outbox_id in outbox_ids:
             try:
                 self.deliver(outbox_id)
             except Exception:  # noqa: BLE001  a mail problem must never undo a move
                 log.exception("in-process delivery of outbox %s failed; left pending", outbox_id)
-        for post_id in posts if self.deliver_post is not None else ():
+        for post_id in post_ids if self.deliver_post is not None else ():
             try:
                 self.deliver_post(post_id)
             except Exception:  # noqa: BLE001  nor a channel's

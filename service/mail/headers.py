@@ -9,6 +9,7 @@ never repaired by guessing: the mail is refused (``Unmailable``) and its outbox 
 from __future__ import annotations
 
 import re
+from email.headerregistry import Address
 
 from engine.text import phrase
 from service.core.refusals import Refusal
@@ -38,15 +39,11 @@ def one_address(address: str) -> str:
     return address
 
 
-# RFC 5322 specials: a display name with any of them is a quoted string, or a parser reads
-# "Ana, bob@example.net" or "Eve Bcc: x@example.net" as more than one name.
-_SPECIALS = re.compile(r'[()<>\[\]:;@\\,."]')
-
-
 def recipient(name: str, address: str) -> str:
-    """The To header's value: the name on one line (quoted when it holds specials) and
-    exactly one address.  A plain name is written as it is, so its mail's bytes stay."""
-    name = one_line(name)
-    if _SPECIALS.search(name):
-        name = '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    return f"{name} <{one_address(address)}>"
+    """The To header's value: the name on one line and exactly one address, formatted by
+    ``Address`` (a name holding an RFC 5322 special is quoted, or a parser reads
+    "Ana, bob@example.net" or "Eve Bcc: x@example.net" as more than one name; a plain name
+    is written as it is).  The address is given as its two parts: ``addr_spec`` would be
+    parsed, and the parser refuses a non-ASCII local part, which the edge accepts."""
+    local, domain = one_address(address).split("@")
+    return str(Address(one_line(name), local, domain))

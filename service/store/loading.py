@@ -80,6 +80,12 @@ class Loaded:
         return rows
 
 
+def game_row(session: Session, game_id: str) -> GameRow:
+    """The game's row, or ``NotFound`` (an id that is not even a string included)."""
+    row = session.get(GameRow, game_id) if isinstance(game_id, str) else None
+    if row is None:
+        raise NotFound(phrase("no game {game}", game=repr(game_id)))
+    return row
 
 
 def load(session: Session, game_id: str, upto: int | None = None,
@@ -92,9 +98,7 @@ def load(session: Session, game_id: str, upto: int | None = None,
     work) stores a snapshot when ``snapshots.EVERY`` events have passed since the one it
     started from; a read's never writes (``snapshot_owed``).
     ``seats``: the game's seat rows in seat order, when the caller has just read them."""
-    row = session.get(GameRow, game_id) if isinstance(game_id, str) else None
-    if row is None:
-        raise NotFound(phrase("no game {game}", game=repr(game_id)))
+    row = game_row(session, game_id)
     if seats is None:
         seats = list(session.scalars(
             select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)))

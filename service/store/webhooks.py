@@ -21,14 +21,8 @@ TOPICS = ("turn", "timeout", "vacation", "rollback", "talk", "end", "paused", "r
 MOST_HOOKS = 5  # per game: a channel or two, not a fan-out service
 
 
-class HookPost(int):
-    """The id of a ``webhook_outbox`` row, in the list of outbox ids a command hands to its
-    dispatch after commit (``service.mail.dispatch`` sends these to the webhook delivery,
-    every other id to the mail delivery)."""
-
-
 def queue(session: Session, game: GameRow, first_seq: int, seq: int, topic: str,
-          now: datetime) -> list[HookPost]:
+          now: datetime) -> list[int]:
     """The posts owed to the game's hooks for its events ``first_seq``..``seq``, written in
     the caller's transaction; their ids.  Nothing is read when the game has no hook on."""
     if not game.webhooks:
@@ -44,7 +38,7 @@ def queue(session: Session, game: GameRow, first_seq: int, seq: int, topic: str,
         insert(table).from_select(("hook_id", "game_id", "seq", "first_seq", "topic", "status",
                                    "attempts", "next_attempt_at", "created_at"), chosen)
         .returning(table.c.id))
-    return [HookPost(i) for i in sorted(result.scalars())]
+    return sorted(result.scalars())
 
 
 def hooks_of(session: Session, game_id: str) -> list[WebhookRow]:

@@ -12,7 +12,6 @@ from flask_wtf.csrf import CSRFError
 
 from engine import GAMES
 from service.mail import mailer
-from service.mail.dispatch import split
 from service.application import admin_auth as auth
 from service.application import admin_commands as commands
 from service.view.audit import audit
@@ -173,8 +172,8 @@ def _run(game_id: str, command, as_admin: bool = False, **kwargs):
     with svc.db.unit_of_work() as session:
         outcome = command(session, game_id, now=svc.clock(), domain=svc.settings.mail_domain,
                           **kwargs)
-    svc.dispatch(outcome.outbox_ids)
-    return jsonify(id=game_id, seq=outcome.seq, mailed=len(split(outcome.outbox_ids)[0]))
+    svc.dispatch(outcome.owed.mail, outcome.owed.posts)
+    return jsonify(id=game_id, seq=outcome.seq, mailed=len(outcome.owed.mail))
 
 
 @bp.post("/games/<game_id>/rollback")

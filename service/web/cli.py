@@ -194,9 +194,9 @@ def sweep_deadlines_command():
 
 def fire_deadlines(svc) -> int:
     from service.application import deadlines
-    ids = deadlines.sweep(svc.db, svc.clock(), svc.settings.mail_domain)
-    svc.dispatch(ids)
-    return len(ids)
+    owed = deadlines.sweep(svc.db, svc.clock(), svc.settings.mail_domain)
+    svc.dispatch(owed.mail, owed.posts)
+    return len(owed.mail) + len(owed.posts)
 
 
 def send_digests(svc) -> int:

@@ -23,7 +23,7 @@ from engine.text import phrase, term
 from service.store import events as store
 from service.web.extensions import services
 from service.web.errors import told
-from service.application.games import StaleMove, queue_mail, record_move, submit_move
+from service.application.games import Owed, StaleMove, queue_mail, record_move, submit_move
 from service.store.loading import load
 from service.application.moves import load_for_secret, resolve_seat
 from service.view.presentations import presentation
@@ -106,20 +106,20 @@ def confirm(secret: str):
     except ValueError:
         flash(gettext("Not done: the plan was incomplete; start it again"), "error")
         return redirect(url_for("play.page", secret=secret), 303)
-    outbox: list[int] = []
+    owed = Owed()
     try:
         with svc.db.unit_of_work() as session:
             game_id, seat = resolve_seat(session, svc.settings.secret_key, secret)
             for action in actions:
                 outcome = submit_move(session, game_id, seat, action, seq, f"seat:{seat}",
                                       svc.clock(), svc.settings.mail_domain)
-                seq, outbox = outcome.seq, outbox + outcome.outbox_ids
+                seq, owed = outcome.seq, owed + outcome.owed
     except StaleMove as error:
         flash(told(error), "warning")
     except (IllegalAction, store.Conflict) as error:
         flash(gettext("Not done (no step was made): %(error)s", error=told(error)), "error")
     else:
-        svc.dispatch(outbox)
+        svc.dispatch(owed.mail, owed.posts)
         flash(ngettext("Done: %(num)s step in one go", "Done: %(num)s steps in one go",
                        len(actions)), "ok")
     return redirect(url_for("play.page", secret=secret), 303)
@@ -152,8 +152,8 @@ def standing(secret: str):
                 loaded.state, seat, {"type": "standing_orders", "orders": orders})
             record_move(session, loaded, "MoveMade", seat, chosen, f"seat:{seat}", svc.clock(),
                         seq_seen=loaded.seq)
-            ids = queue_mail(session, loaded, seat, svc.clock(), svc.settings.mail_domain)
-        svc.dispatch(ids)
+            owed = queue_mail(session, loaded, seat, svc.clock(), svc.settings.mail_domain)
+        svc.dispatch(owed.mail, owed.posts)
     except (IllegalAction, store.Conflict) as error:
         flash(gettext("Not done: %(error)s", error=told(error)), "error")
     else:

@@ -47,12 +47,12 @@ def post(secret: str):
     try:
         with svc.db.unit_of_work() as session:
             game_id, seat = resolve_seat(session, svc.settings.secret_key, secret)
-            _seq, ids = post_message(session, game_id, seat, text, svc.clock(),
-                                     svc.settings.mail_domain, f"seat:{seat}")
+            _seq, owed = post_message(session, game_id, seat, text, svc.clock(),
+                                      svc.settings.mail_domain, f"seat:{seat}")
     except (IllegalAction, store.Conflict) as error:
         flash(gettext("Not sent: %(error)s", error=told(error)), "error")
         return redirect(url_for("play.page", secret=secret), 303)
-    svc.dispatch(ids)
+    svc.dispatch(owed.mail, owed.posts)
     flash(gettext("Sent to the table."), "ok")
     return redirect(url_for("play.page", secret=secret), 303)
 

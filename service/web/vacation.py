@@ -27,9 +27,9 @@ def switch(secret: str):
             game_id, seat = resolve_seat(session, svc.settings.secret_key, secret)
             loaded = load(session, game_id)
             command = start if turn_on else end
-            ids = command(session, loaded, seat, svc.clock(), svc.settings.mail_domain,
-                          f"seat:{seat}", auto=False)
-        svc.dispatch(ids)
+            owed = command(session, loaded, seat, svc.clock(), svc.settings.mail_domain,
+                           f"seat:{seat}", auto=False)
+        svc.dispatch(owed.mail, owed.posts)
     except BadSecret:
         raise
     except (IllegalAction, store.Conflict) as error:

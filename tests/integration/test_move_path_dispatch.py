@@ -11,7 +11,7 @@ import time
 import pytest
 import redis
 
-from service.mail.dispatch import DELIVER_MANY_TASK, CeleryDispatcher
+from service.mail.dispatch import DELIVER_MANY_TASK, DELIVER_WEBHOOKS_TASK, CeleryDispatcher
 
 pytestmark = pytest.mark.integration
 
@@ -36,6 +36,22 @@ def test_a_commits_rows_are_one_deliver_many_task_on_the_configured_queue(redis_
         message = _stored(client, queue)
         assert message["headers"]["task"] == DELIVER_MANY_TASK
         assert message["body"][0] == [[3, 4, 5]] and client.llen(queue) == 0
+    finally:
+        client.delete(queue)
+
+
+def test_a_commits_webhook_posts_are_one_deliver_webhooks_task_beside_its_mail(redis_url):
+    """The posts are handed over apart from the mail, in the payload the workers take
+    (a list of post ids), so a task queued by an older web process is handled the same."""
+    queue = f"chasqui-it-{secrets.token_hex(4)}"
+    client = redis.Redis.from_url(redis_url)
+    dispatcher = CeleryDispatcher(redis_url, queue)
+    try:
+        dispatcher([3, 4], [7, 8])
+        posts, mail = _stored(client, queue), _stored(client, queue)
+        assert (posts["headers"]["task"], posts["body"][0]) == (DELIVER_WEBHOOKS_TASK, [[7, 8]])
+        assert (mail["headers"]["task"], mail["body"][0]) == (DELIVER_MANY_TASK, [[3, 4]])
+        assert client.llen(queue) == 0
     finally:
         client.delete(queue)
 

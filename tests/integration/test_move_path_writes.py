@@ -45,17 +45,18 @@ def _play(app) -> tuple[str, list[int]]:
             game_id, outcome = create_game(session, "incan_gold", players, 7, {}, "admin", now,
                                            DOMAIN, clock={"per_decision_hours": 30,
                                                           "reminder_hours": [12, 2]})
-            outbox += outcome.outbox_ids
+            outbox += outcome.owed.mail
             session.add(MailPreferenceRow(game_id=game_id, seat=2, mode="digest", updated_at=now))
         for step in range(400):
             now += timedelta(hours=5)
             if step == 3:
                 with db.unit_of_work() as session:
                     loaded = load(session, game_id)
-                    outbox += vacation.start(session, loaded, 1, now, DOMAIN, "seat:1", False)
+                    outbox += vacation.start(session, loaded, 1, now, DOMAIN, "seat:1",
+                                             False).mail
             if step % 7 == 6:  # let the clock run: reminders, then a timeout
                 now += timedelta(hours=20)
-                outbox += deadlines.sweep(db, now, DOMAIN)
+                outbox += deadlines.sweep(db, now, DOMAIN).mail
             with db.unit_of_work() as session:
                 loaded = load(session, game_id)
                 if loaded.game.outcome(loaded.state) is not None:
@@ -68,7 +69,7 @@ def _play(app) -> tuple[str, list[int]]:
                 action = legal[(step // 3) % len(legal)]
                 outcome = submit_move(session, game_id, seat, action, loaded.seq, f"seat:{seat}",
                                       now, DOMAIN)
-                outbox += outcome.outbox_ids
+                outbox += outcome.owed.mail
     return game_id, outbox
 
 

@@ -98,7 +98,7 @@ def test_the_deadline_sweep_runs_over_a_game_recorded_with_a_huge_budget(app, ne
         forget_recorded(context)
     clock.advance(timedelta(hours=49))  # every seat's time ran out: vacation starts by itself
     svc = services(app)
-    assert deadlines.sweep(svc.db, clock(), svc.settings.mail_domain)  # vacation mails owed
+    assert deadlines.sweep(svc.db, clock(), svc.settings.mail_domain).mail  # vacation mails owed
 
 
 def test_a_pending_game_recorded_with_a_nan_clock_starts_at_the_last_acceptance(app, client,

@@ -105,7 +105,7 @@ def test_one_delivery_sends_the_due_rows_of_its_event_and_their_tasks_find_them_
     from service.mail.delivery import deliver
     svc = services(app)
     queued: list[int] = []
-    svc.dispatch = queued.extend
+    svc.dispatch = lambda outbox_ids, post_ids=(): queued.extend(outbox_ids)
     new_game(players=4)
     assert len(queued) == 4
     with svc.db.unit_of_work() as session:

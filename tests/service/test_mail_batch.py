@@ -62,7 +62,7 @@ class Relay:
 def queued(app):
     """The rows each commit hands over, kept instead of delivered."""
     batches: list[list[int]] = []
-    svc(app).dispatch = lambda ids: batches.append(list(ids))
+    svc(app).dispatch = lambda outbox_ids, post_ids=(): batches.append(list(outbox_ids))
     return batches
 
 

@@ -135,7 +135,8 @@ def test_a_player_who_unsubscribed_gets_no_reminder_and_a_digest_player_does(app
         set_preference(session, data["id"], 1, clock(), mode="digest")
     clock.advance(timedelta(hours=24, minutes=1))
     with app.app_context():
-        svc.dispatch(deadlines.sweep(svc.db, clock(), svc.settings.mail_domain))
+        owed = deadlines.sweep(svc.db, clock(), svc.settings.mail_domain)
+        svc.dispatch(owed.mail, owed.posts)
     reminded = {address for address in ("p0@example.com", "p1@example.com", "p2@example.com")
                 if any(".reminder-24@" in m["Message-ID"] for m in smtp.sink.received(address))}
     assert reminded == {"p1@example.com", "p2@example.com"}

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 
 from service.application import deadlines
+from service.application.games import Owed
 from service.web.app import create_app
 from service.store.models import DeadlineRow, SeatClockRow
 from tests.conftest import make_settings
@@ -19,12 +20,13 @@ from service.web.extensions import services
 HOUR = timedelta(hours=1)
 
 
-def sweep(app, clock):
+def sweep(app, clock) -> list[int]:
+    """Fire the due deadlines and deliver what they owe; the ids owed (mail, then posts)."""
     svc = services(app)
     with app.app_context():
-        ids = deadlines.sweep(svc.db, clock(), svc.settings.mail_domain)
-        svc.dispatch(ids)
-    return ids
+        owed = deadlines.sweep(svc.db, clock(), svc.settings.mail_domain)
+        svc.dispatch(owed.mail, owed.posts)
+    return owed.mail + owed.posts
 
 
 def status(client, admin_headers, game_id):
@@ -104,7 +106,7 @@ def test_a_reminder_that_waited_is_not_sent_after_the_player_moved(app, client, 
     svc = services(app)
     clock.advance(24 * HOUR + timedelta(minutes=1))
     with app.app_context():
-        queued = deadlines.sweep(svc.db, clock(), svc.settings.mail_domain)  # not yet sent
+        queued = deadlines.sweep(svc.db, clock(), svc.settings.mail_domain).mail  # not yet sent
     assert len(queued) == 3
     assert client.post(f"/api/play/{secrets[0]}", json={"action": {"type": "stay"}, "seq": 1}).status_code == 200
     with app.app_context():
@@ -401,9 +403,9 @@ def test_the_real_clock_under_time_machine_fires_reminders_once(tmp_path):
         traveller.shift(timedelta(hours=25))
         with app.app_context():
             fired = deadlines.sweep(svc.db, svc.clock(), svc.settings.mail_domain)
-            svc.dispatch(fired)
-            assert len(fired) == 3
-            assert deadlines.sweep(svc.db, svc.clock(), svc.settings.mail_domain) == []
+            svc.dispatch(fired.mail, fired.posts)
+            assert (len(fired.mail), fired.posts) == (3, [])
+            assert deadlines.sweep(svc.db, svc.clock(), svc.settings.mail_domain) == Owed()
         svc.db.dispose()
 
 

@@ -353,3 +353,32 @@ def test_machu_picchu_posts_hold_no_seat_link_nor_anything_shaped_like_a_seat_se
         assert not shape.search(text.replace(post["headers"].get("X-Chasqui-Signature", ""), ""))
         assert "/play/" not in text and not any(n in text for n in nonces)
         assert not any(secret in text for secret in secrets)
+
+
+def test_a_timeout_in_a_game_with_a_chat_channel_tells_every_seat_as_one_without(
+        app, client, clock, new_game, receiver):
+    """The timeout's notice goes to each seat its turn mail did not reach; the channel's post
+    is no mail and changes nothing of that.  Here P1 moved and P0 and P2 time out one by one:
+    after P0's timeout the decision is still open (nobody gets a turn mail), so every seat is
+    told."""
+    from sqlalchemy import select
+
+    from service.store.models import OutboxRow
+    from service.web.cli import fire_deadlines
+
+    told = {}
+    for hooked in (False, True):
+        data, secrets = new_game(players=3, clock={"vacation_days": 0, "per_decision_hours": 24,
+                                                   "reminder_hours": []})
+        if hooked:
+            add_hook(app, data["id"], receiver.url())
+        move(client, secrets[1])
+        clock.advance(timedelta(hours=25))
+        with app.app_context():
+            fire_deadlines(services(app))
+        with services(app).db.reading() as session:
+            told[hooked] = sorted(r.seat for r in session.scalars(select(OutboxRow).where(
+                OutboxRow.game_id == data["id"], OutboxRow.kind == "timeout")))
+    assert set(told[False]) == {0, 1, 2}
+    assert told[True] == told[False]
+    assert [b["event"] for b in receiver.bodies()] == ["timeout", "timeout"]
