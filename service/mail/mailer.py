@@ -15,7 +15,7 @@ import math
 import secrets
 from datetime import datetime, timedelta
 from email.message import EmailMessage
-from email.utils import format_datetime, formataddr
+from email.utils import format_datetime
 from typing import Iterable
 from urllib.parse import urlsplit
 
@@ -32,7 +32,7 @@ from service.mail import kinds
 from service.mail import seat_offer_mail
 from service.core.config import Settings
 from service.store.db import Database
-from service.mail.headers import one_address, one_line
+from service.mail.headers import one_address, one_line, recipient
 from service.mail.delivery import guarded, send_and_record, transport_for
 from service.store.models import (AccountMailRow, GameRow, InvitationRow, PendingGameRow,
                                   SignInTokenRow, WebhookDeliveryRow, WebhookRow)
@@ -211,8 +211,7 @@ def build_message(session: Session, settings: Settings, row: AccountMailRow) -> 
     message = EmailMessage()
     message["Subject"] = one_line(subject)  # names stored before input validation existed
     message["From"] = settings.mail_from
-    address = one_address(row.to_addr)
-    message["To"] = formataddr((one_line(name), address)) if name else address  # quotes "A, B"
+    message["To"] = recipient(name, row.to_addr) if name else one_address(row.to_addr)
     message["Message-ID"] = row.message_id
     message["Date"] = format_datetime(utc(row.created_at))
     message["Auto-Submitted"] = "auto-generated"

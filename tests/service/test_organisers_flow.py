@@ -2,7 +2,9 @@
 form, invitations, every seat accepts, the game starts, and only then turn mail."""
 from __future__ import annotations
 
+import email
 from datetime import timedelta
+from email import policy
 
 from sqlalchemy import func, select
 
@@ -203,3 +205,18 @@ def test_the_games_language_becomes_every_seats_mail_language(app, client):
     row = pending_row(app, pending_id)
     with svc(app).db.reading() as session:
         assert [preferences.language_of(session, row.game_id, s) for s in range(4)] == ["ja"] * 4
+
+
+def test_an_invitation_reaches_a_named_invitee_at_an_address_with_accents(app, client):
+    """The edge accepts internationalised addresses (``josé@ñandú.example``); the invitation's
+    To header names them like every game mail's (``headers.recipient``), where
+    ``formataddr`` refused a non-ASCII address and the invitation was never sent."""
+    sign_in(client, app)
+    invitees = [("José, el de Cusco", "josé@ñandú.example"), ("Ben", "ben@example.org")]
+    token = csrf(client, "/organise/new")
+    assert client.post("/organise/new", data=new_game_form(token, invitees=invitees)).status_code == 303
+    [jose] = [m for m in mails(app) if m["to"] == "josé@ñandú.example"]
+    assert "/invite/" in jose["text"]
+    message = email.message_from_string(jose["raw"], policy=policy.default)
+    assert [(a.display_name, a.addr_spec) for a in message["To"].addresses] == [
+        ("José, el de Cusco", "josé@ñandú.example")]
