@@ -16,7 +16,7 @@ from engine.text import phrase, term
 from service.mail import headers as mail_headers
 from service.mail import kinds
 from service.mail import kit as mailkit
-from service.view.notices import BY_ADMIN_KINDS, notice_for
+from service.view.notices import BY_ADMIN_KINDS, acted_by, notice_for
 from service.view.i18n import N_
 from service.core.config import Settings
 from service.store.loading import Loaded
@@ -156,10 +156,11 @@ def build_message(settings: Settings, loaded: Loaded, row: OutboxRow,
 
         return build_digest(settings, row, language)
     context = seat_context(settings, loaded, row.seat)
-    context["intro"] = kinds.intro(language, row.kind)
+    organiser = _organiser(loaded, row)
+    context["intro"] = kinds.intro(language, row.kind, acted_by(loaded, row.kind, organiser))
     context["preview"] = kinds.preview(language, row.kind)
     context["kind"] = row.kind
-    context["notice"] = notice_for(loaded, row.kind, row.seat, _organiser(loaded, row))
+    context["notice"] = notice_for(loaded, row.kind, row.seat, organiser)
     context.update(clock_lines(loaded, row, deadlines, zones, language))
     extra = mailkit.extra_context(settings, loaded, row, language)
     context.update(extra)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from engine.text import Phrase, phrase
 from service.view.i18n import N_, translate
 
 
@@ -36,17 +37,19 @@ KINDS: dict[str, MailKind] = {
     "vacation_over": MailKind(N_("vacation used up"),
                               N_("Your vacation days are used up: your clock runs again.")),
     # Admin and undo notices.  Each of these events makes every earlier link stale.
+    # "{who}": who acted, as ``view.actors`` names them (``view.notices.acted_by``).
     "rollback": MailKind(N_("rolled back"), N_(
-        "An admin rolled the game back. Links in earlier mails no longer work; use these.")),
+        "The game was rolled back by {who}. Links in earlier mails no longer work; use these.")),
     "undone": MailKind(N_("move taken back"), N_(
         "A player took back a move. Links in earlier mails no longer work; use these.")),
     "seat": MailKind(N_("new seat"), N_("You now have a seat in this game.")),
     "links": MailKind(N_("new links")),
     "paused": MailKind(N_("paused"),
-                       N_("An admin paused the game: no moves are taken until it resumes.")),
-    "resumed": MailKind(N_("resumed"), N_(
-        "The game goes on again. Links in earlier mails no longer work; use these.")),
-    "abandoned": MailKind(N_("abandoned"), N_("An admin ended this game: no more moves are taken.")),
+                       N_("The game was paused by {who}: no moves are taken until it resumes.")),
+    "resumed": MailKind(N_("resumed"), N_("The game was resumed by {who}: it goes on again. "
+                                          "Links in earlier mails no longer work; use these.")),
+    "abandoned": MailKind(N_("abandoned"),
+                          N_("The game was ended by {who}: no more moves are taken.")),
     # Table talk and answers to a player's own reply (service/mail/kit.py).
     "talk": MailKind(N_("table talk"), N_("A message to the table.")),
     "reply_ok": MailKind(N_("reply recorded"), N_("Your move by mail was recorded.")),
@@ -86,7 +89,15 @@ def preview(language: str, code: str | None) -> str:
     return text[:1].upper() + text[1:]
 
 
+def intro(language: str, code: str | None, who: str | Phrase | None = None) -> str:
+    """A game mail's first sentence in ``language`` ("" for a kind that has none).  ``who``:
+    who did what the mail tells of (``view.notices.acted_by``), for the kinds whose sentence
+    names them: an organiser's pause must not read as an admin's."""
+    if who is None:
+        return _intro(language, code)
+    return translate(language, phrase(kind_of(code).intro, who=who))
+
+
 @lru_cache(maxsize=256)
-def intro(language: str, code: str | None) -> str:
-    """A game mail's first sentence in ``language`` ("" for a kind that has none)."""
+def _intro(language: str, code: str | None) -> str:
     return translate(language, kind_of(code).intro)

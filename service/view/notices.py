@@ -3,10 +3,13 @@
 A pure function of the events up to the outbox row's seq, like the rest of the message, so a
 retried delivery renders the same words.  It never names what another seat chose: a move that
 was undone may have been a secret choice, so only its seat and seq are told, and the
-recipient's own undone moves by their label."""
+recipient's own undone moves by their phrase.
+
+The sentences are phrases (``engine.text``), translated where the mail is rendered in its
+reader's language; who acted is named as ``actors.actor_name`` names them."""
 from __future__ import annotations
 
-from engine.text import render
+from engine.text import Phrase, counted, phrase, term
 from service.store.history import effective_moves
 from service.store.organisers import Organiser
 from service.view.actors import actor_name
@@ -16,6 +19,8 @@ REASON_KINDS = {"paused": "GamePaused", "abandoned": "GameAbandoned", "resumed":
 # The notices that name an admin's (or the organiser's) act: they need ``notice_for``'s
 # ``organiser`` to name the organiser as the players know them.
 BY_ADMIN_KINDS = frozenset({"rollback", "seat", *REASON_KINDS})
+# The events whose mail names who acted in its intro (``mail.kinds``' ``{who}``).
+_ACTS = {"rollback": "RolledBack", **REASON_KINDS}
 
 
 def undone_moves(events, rewind_seq: int) -> list:
@@ -32,44 +37,73 @@ def _last(events, kind: str, upto: int):
     return None
 
 
-def notice_for(loaded, kind: str, seat: int | None, organiser: Organiser | None = None) -> str:
-    """``organiser``: the game's (``organisers.organiser_of``), so the players read who acted
+def _names(loaded) -> list[str]:
+    return [s.name for s in loaded.seats]
+
+
+def acted_by(loaded, kind: str, organiser: Organiser | None = None) -> str | Phrase | None:
+    """Who did the act a mail of ``kind`` opens with (its intro's ``{who}``); None for a kind
+    whose intro names nobody.  "someone" when the act is not in the events (a mail made up
+    for a test), so the intro still reads."""
+    if kind not in _ACTS:
+        return None
+    event = _last(loaded.events, _ACTS[kind], loaded.seq)
+    if event is None:
+        return term("someone")
+    return actor_name(event.actor, _names(loaded), organiser)
+
+
+def notice_for(loaded, kind: str, seat: int | None,
+               organiser: Organiser | None = None) -> list[Phrase]:
+    """The notice's sentences for ``seat``, each a phrase to show on a line of its own.
+    ``organiser``: the game's (``organisers.organiser_of``), so the players read who acted
     by the name they know; anyone else who acted is named by role, never by address."""
-    names = [s.name for s in loaded.seats]
-
-    def who_did(event) -> str:
-        return render(actor_name(event.actor, names, organiser))
-
-    events = loaded.events
     if kind in REWIND_KINDS:
-        event = _last(events, REWIND_KINDS[kind], loaded.seq)
-        if event is None:
-            return ""
-        undone = undone_moves(events, event.seq)
-        who = who_did(event)
-        parts = [f"The game was taken back to seq {event.payload['to_seq']} by {who}."]
-        if undone:
-            listed = ", ".join(f"{names[e.payload['seat']]} (seq {e.seq})" for e in undone
-                               if 0 <= e.payload.get("seat", -1) < len(names))
-            parts.append(f"Undone: {len(undone)} move{'s' if len(undone) != 1 else ''} by {listed}.")
-            own = [e.payload.get("label") or "a move" for e in undone
-                   if e.payload.get("seat") == seat]
-            if own:
-                parts.append("Your undone move: " + "; ".join(own) + ".")
-        if event.payload.get("reason"):
-            parts.append(f"Reason: {event.payload['reason']}")
-        return " ".join(parts)
-    if kind in REASON_KINDS:
-        event = _last(events, REASON_KINDS[kind], loaded.seq)
-        if event is None:
-            return ""
-        text = f"By {who_did(event)}."
-        if event.payload.get("reason"):
-            text += f" Reason: {event.payload['reason']}"
-        return text
+        event = _last(loaded.events, REWIND_KINDS[kind], loaded.seq)
+        return _rewound(loaded, event, seat, organiser) if event else []
+    if kind in REASON_KINDS:  # the intro says who acted; the reason is all that is left
+        event = _last(loaded.events, REASON_KINDS[kind], loaded.seq)
+        return _reason(event) if event else []
     if kind == "seat":
-        event = _last(events, "SeatReplaced", loaded.seq)
-        if event is not None and event.payload.get("seat") == seat:
-            return (f"You take over from {event.payload.get('previous_name', 'another player')} "
-                    f"(set by {who_did(event)}).")
-    return ""
+        return _seat_taken(loaded, seat, organiser)
+    return []
+
+
+def _reason(event) -> list[Phrase]:
+    """The reason as it was written (never translated: it is the admin's own words)."""
+    reason = event.payload.get("reason")
+    return [phrase("Reason: {reason}", reason=reason)] if reason else []
+
+
+def _rewound(loaded, event, seat: int | None, organiser: Organiser | None) -> list[Phrase]:
+    names = _names(loaded)
+    who = actor_name(event.actor, names, organiser)
+    parts = [phrase("The game was taken back to seq {seq} by {who}.",
+                    seq=event.payload["to_seq"], who=who)]
+    undone = undone_moves(loaded.events, event.seq)
+    listed = [phrase("{player} (seq {seq})", player=names[e.payload["seat"]], seq=e.seq)
+              for e in undone if 0 <= e.payload.get("seat", -1) < len(names)]
+    if undone:
+        parts.append(counted("Undone: {n} move by {players}.",
+                             "Undone: {n} moves by {players}.", len(undone), players=listed))
+    own = [_said(e) for e in undone if e.payload.get("seat") == seat]
+    if own:
+        parts.append(counted("Your undone move: {moves}.", "Your undone moves: {moves}.",
+                             len(own), moves=own))
+    return parts + _reason(event)
+
+
+def _said(move) -> str | Phrase:
+    """A recorded move as its seat is shown it: its phrase, else its English label."""
+    payload = move.payload
+    return payload.get("say") or (term(payload["label"]) if payload.get("label")
+                                  else term("a move"))
+
+
+def _seat_taken(loaded, seat: int | None, organiser: Organiser | None) -> list[Phrase]:
+    event = _last(loaded.events, "SeatReplaced", loaded.seq)
+    if event is None or event.payload.get("seat") != seat:
+        return []
+    previous = event.payload.get("previous_name") or term("another player")
+    return [phrase("You take over from {player} (set by {who}).", player=previous,
+                   who=actor_name(event.actor, _names(loaded), organiser))]

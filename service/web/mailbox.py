@@ -34,17 +34,20 @@ def preview(html: str) -> str:
     return html[:at] + OPEN_LINKS_OUTSIDE + html[at:]
 
 
+def _with_kind():
+    """Stored mails with their kind: the subject of a game's mail is the same for every mail of
+    the game, so the kind is what tells a turn from table talk.  The kind is the outbox row's
+    that sent the mail (both outboxes' Message-IDs are unique); None for a mail of neither."""
+    return (select(LocalMailRow, func.coalesce(OutboxRow.kind, AccountMailRow.kind))
+            .outerjoin(OutboxRow, OutboxRow.message_id == LocalMailRow.message_id)
+            .outerjoin(AccountMailRow, AccountMailRow.message_id == LocalMailRow.message_id))
+
+
 @bp.get("/")
 def inbox():
-    """The newest mails, each with its kind: the subject of a game's mail is the same for every
-    mail of the game, so the kind is what tells a turn from table talk.  The kind is the
-    outbox row's that sent the mail (both outboxes' Message-IDs are unique)."""
     to = request.args.get("to")
     with services().db.reading() as session:
-        query = (select(LocalMailRow, func.coalesce(OutboxRow.kind, AccountMailRow.kind))
-                 .outerjoin(OutboxRow, OutboxRow.message_id == LocalMailRow.message_id)
-                 .outerjoin(AccountMailRow, AccountMailRow.message_id == LocalMailRow.message_id)
-                 .order_by(LocalMailRow.id.desc()).limit(200))
+        query = _with_kind().order_by(LocalMailRow.id.desc()).limit(200)
         if to:
             query = query.where(LocalMailRow.to_addr == to)
         mails = [{"row": row, "kind": kind} for row, kind in session.execute(query)]
@@ -54,10 +57,11 @@ def inbox():
 @bp.get("/<int:mail_id>")
 def show(mail_id: int):
     with services().db.reading() as session:
-        row = session.get(LocalMailRow, mail_id)
-    if row is None:
+        found = session.execute(_with_kind().where(LocalMailRow.id == mail_id)).first()
+    if found is None:
         abort(404)
+    row, kind = found
     stored = read_stored(row.raw)
-    return render_template("pages/mail.html", mail=row, headers=stored.headers,
+    return render_template("pages/mail.html", mail=row, kind=kind, headers=stored.headers,
                            html=preview(stored.html) if stored.html is not None else None,
                            text=stored.text)

@@ -72,7 +72,7 @@ def test_every_player_is_mailed_what_was_undone_by_whom_and_why(app, client, new
     assert sorted(m["To"] for m in new) == [f"P{i} <p{i}@example.com>" for i in range(3)]
     for message in new:
         text = text_of(message)
-        assert "rolled the game back" in text
+        assert "The game was rolled back by a Chasqui admin." in text
         assert "taken back to seq 2 by a Chasqui admin" in text and "P1 pressed the wrong button" in text
         assert SITE_EMAIL not in text  # players read that an admin did it, not the address
         assert "Undone: 1 move by P1 (seq 3)" in text

@@ -109,15 +109,22 @@ def test_the_preview_names_the_kind_only_so_every_seat_reads_the_same_line(app, 
         assert lines == {(kinds.preview("en", kind),) * 2}, kind
 
 
-def mailbox_mails(app) -> list[tuple[str, object]]:
-    """(kind, parsed mail) of every mail in the local mailbox, by the outbox row that sent it."""
+def stored_mails(app) -> list[tuple[int, str | None, str]]:
+    """(id, kind, raw) of every mail in the local mailbox, oldest first; the kind is the
+    outbox row's that sent it (None for a mail neither outbox sent)."""
     with services(app).db.reading() as session:
-        found = session.execute(
-            select(func.coalesce(OutboxRow.kind, AccountMailRow.kind), LocalMailRow.raw)
+        return session.execute(
+            select(LocalMailRow.id, func.coalesce(OutboxRow.kind, AccountMailRow.kind),
+                   LocalMailRow.raw)
             .outerjoin(OutboxRow, OutboxRow.message_id == LocalMailRow.message_id)
             .outerjoin(AccountMailRow, AccountMailRow.message_id == LocalMailRow.message_id)
             .order_by(LocalMailRow.id)).all()
-    return [(kind, message_from_string(raw, policy=policy.default)) for kind, raw in found]
+
+
+def mailbox_mails(app) -> list[tuple[str, object]]:
+    """(kind, parsed mail) of every mail in the local mailbox, by the outbox row that sent it."""
+    return [(kind, message_from_string(raw, policy=policy.default))
+            for _, kind, raw in stored_mails(app)]
 
 
 def test_every_mail_sent_opens_with_its_kind_and_the_mailbox_lists_it(app, client, clock,
@@ -166,6 +173,34 @@ def test_every_mail_sent_opens_with_its_kind_and_the_mailbox_lists_it(app, clien
         expected = [translate(language, kinds.label(kind)) for kind, _ in reversed(mails)]
         assert [html.unescape(re.sub(r"<[^>]+>", "", cell)) for cell in listed] == expected
     assert "<strong>your turn</strong>" in client.get("/mailbox/?lang=en").get_data(as_text=True)
+
+
+def shown_kind(page: str) -> str | None:
+    """The kind a mail's page in the local mailbox names, as its reader sees it."""
+    found = re.search(r'<p class="mail-kind">.*?<strong>(.*?)</strong>', page, re.S)
+    return html.unescape(found.group(1)) if found else None
+
+
+def test_the_page_of_one_mail_names_its_kind_as_the_list_does(app, client, clock, new_game):
+    data, secrets = new_game(players=3)
+    for secret in secrets:  # everyone stays: a turn mail each
+        client.post(f"/api/play/{secret}", json={"action": {"type": "stay"}, "seq": 1})
+    with services(app).db.unit_of_work() as session:  # a mail no outbox row sent: no kind
+        session.add(LocalMailRow(message_id="<stray@chasqui.test>", to_addr="x@example.com",
+                                 subject="stray", raw="Subject: stray\n\nhello\n",
+                                 created_at=clock()))
+    stored = stored_mails(app)
+    assert {kind for _, kind, _ in stored} == {"start", "turn", None}
+    for language in LANGUAGES:
+        for mail_id, kind, _ in stored:
+            page = client.get(f"/mailbox/{mail_id}?lang={language}")
+            assert page.status_code == 200
+            wanted = translate(language, kinds.label(kind)) if kind else None
+            assert shown_kind(page.get_data(as_text=True)) == wanted, (language, kind)
+    turn = next(mail_id for mail_id, kind, _ in stored if kind == "turn")
+    for language, words in (("en", "your turn"), ("zh_Hans", "轮到你"), ("ja", "あなたの手番")):
+        assert shown_kind(client.get(f"/mailbox/{turn}?lang={language}").get_data(as_text=True)) \
+            == words
 
 
 def test_the_admins_pause_mail_names_its_kind(app, client, clock, admin_headers):
