@@ -64,7 +64,9 @@ def render(text: Any, gettext: Gettext = _keep, ngettext: Ngettext = _english) -
         args = text.get("a")
         if not args:
             return template
-        return template.format(**{k: render(v, gettext, ngettext) for k, v in args.items()})
+        # A string argument (a name, a card's id) is shown as it is: no call to render it.
+        return template.format_map({k: v if type(v) is str else render(v, gettext, ngettext)
+                                    for k, v in args.items()})
     if type(text) is list:
         return gettext(LIST_SEPARATOR).join(render(v, gettext, ngettext) for v in text)
     return str(text)

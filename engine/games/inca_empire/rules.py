@@ -96,6 +96,11 @@ def find(state: dict, seat: int, action) -> dict:
     checks that this accepts exactly what ``legal`` lists."""
     if seat not in to_act(state):
         return find_legal([], action)  # raises
+    return _chosen(state, seat, action)
+
+
+def _chosen(state: dict, seat: int, action) -> dict:
+    """``find`` for a seat already known to act (``apply`` has checked it)."""
     if not isinstance(action, dict):
         raise IllegalAction(phrase("an action must be a JSON object"))
     wanted = without_label(action)
@@ -119,7 +124,7 @@ def apply(state: dict, seat: int, action) -> None:
         raise IllegalAction(phrase("the game is over"))
     if seat not in to_act(state):
         raise IllegalAction(phrase("it is not your turn to act"))
-    chosen = find(state, seat, action)
+    chosen = _chosen(state, seat, action)
     state["moves"] += 1
     log_public(state, seat, chosen)
     if state["phase"] == SHOW:
