@@ -55,7 +55,7 @@ def create_demo(svc, game: str, players: list[tuple[str, str]], accept: bool = T
         with svc.db.unit_of_work() as session:
             _, outcome = invitations.respond(session, settings, token, True, False, now)
         if outcome is not None:
-            svc.dispatch(outcome.owed.mail, outcome.owed.posts)
+            svc.dispatch_owed(outcome.owed)
     with svc.db.reading() as session:
         return _with_links(session, settings, session.get(PendingGameRow, pending_id),
                            organiser_email)

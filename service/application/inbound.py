@@ -164,7 +164,7 @@ def _act(svc, inbound_id: int, game_id: str, seat: int, secret: str, reply: Repl
             _mark(session, inbound_id, "talk", reply.text[:200], None)
     except (IllegalAction, Conflict) as error:
         return _answer(svc, inbound_id, "reply_error", "error", _told(svc, game_id, seat, error))
-    svc.dispatch(owed.mail, owed.posts)
+    svc.dispatch_owed(owed)
     return "talk"
 
 

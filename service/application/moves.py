@@ -83,7 +83,7 @@ def make_move(svc: Services, secret: str, action, seq) -> Outcome:
         except Conflict:
             if attempt == RACES_RETRIED:
                 raise
-    svc.dispatch(outcome.owed.mail, outcome.owed.posts)
+    svc.dispatch_owed(outcome.owed)
     return outcome
 
 

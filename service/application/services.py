@@ -24,6 +24,11 @@ class Services:
     clock: Callable[[], datetime]
     dispatch: Callable
 
+    def dispatch_owed(self, owed) -> None:
+        """After commit: a command's ``games.Owed``, its mail and its chat posts each to their
+        own delivery."""
+        self.dispatch(owed.mail, owed.posts)
+
     def deliver(self, outbox_id: int) -> str:
         return deliver(self.db, self.settings, outbox_id, self.clock(), self.transport)
 

@@ -172,7 +172,7 @@ def _run(game_id: str, command, as_admin: bool = False, **kwargs):
     with svc.db.unit_of_work() as session:
         outcome = command(session, game_id, now=svc.clock(), domain=svc.settings.mail_domain,
                           **kwargs)
-    svc.dispatch(outcome.owed.mail, outcome.owed.posts)
+    svc.dispatch_owed(outcome.owed)
     return jsonify(id=game_id, seq=outcome.seq, mailed=len(outcome.owed.mail))
 
 

@@ -403,7 +403,7 @@ def _run(game_id: str, command, done: str, **kwargs):
     with svc.db.unit_of_work() as session:
         outcome = command(session, game_id, now=svc.clock(), domain=svc.settings.mail_domain,
                           **kwargs)
-    svc.dispatch(outcome.owed.mail, outcome.owed.posts)
+    svc.dispatch_owed(outcome.owed)
     flash(done, "ok")
     return redirect(url_for("admin.game_page", game_id=game_id), 303)
 

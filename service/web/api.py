@@ -97,7 +97,7 @@ def create():
         loaded = load(session, game_id)
         urls = [f"{svc.settings.base_url}/play/{secret_for(svc.settings, loaded, s.seat)}"
                 for s in loaded.seats]
-    svc.dispatch(outcome.owed.mail, outcome.owed.posts)
+    svc.dispatch_owed(outcome.owed)
     return jsonify(id=game_id, seq=outcome.seq, seats=[
         {"seat": i, "name": p["name"], "play_url": urls[i]} for i, p in enumerate(players)]), 201
 

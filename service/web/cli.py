@@ -195,7 +195,7 @@ def sweep_deadlines_command():
 def fire_deadlines(svc) -> int:
     from service.application import deadlines
     owed = deadlines.sweep(svc.db, svc.clock(), svc.settings.mail_domain)
-    svc.dispatch(owed.mail, owed.posts)
+    svc.dispatch_owed(owed)
     return len(owed.mail) + len(owed.posts)
 
 

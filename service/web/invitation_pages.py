@@ -54,7 +54,7 @@ def _answer(token: str, accept: bool):
                    "summary": mailer.game_summary(pending), "started": started,
                    "blocked": not accept and request.form.get("block") == "on"}
     if outcome is not None:
-        svc.dispatch(outcome.owed.mail, outcome.owed.posts)  # the game's start mail, now that every seat accepted
+        svc.dispatch_owed(outcome.owed)  # the game's start mail, now that every seat accepted
     g.chasqui_language = context["pending"].language
     return render_template("organiser/answered.html", accepted=accept, **context)
 

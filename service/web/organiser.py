@@ -152,7 +152,7 @@ def create():
             error=gettext("%(error)s. Nothing was sent.", error=told(error)))), status
     mailer.dispatch(svc, mail_ids)
     if outcome is not None:
-        svc.dispatch(outcome.owed.mail, outcome.owed.posts)
+        svc.dispatch_owed(outcome.owed)
     flash(ngettext("%(num)s invitation sent. The game starts when every seat has accepted.",
                    "%(num)s invitations sent. The game starts when every seat has accepted.",
                    len(mail_ids)), "ok")

@@ -119,7 +119,7 @@ def confirm(secret: str):
     except (IllegalAction, store.Conflict) as error:
         flash(gettext("Not done (no step was made): %(error)s", error=told(error)), "error")
     else:
-        svc.dispatch(owed.mail, owed.posts)
+        svc.dispatch_owed(owed)
         flash(ngettext("Done: %(num)s step in one go", "Done: %(num)s steps in one go",
                        len(actions)), "ok")
     return redirect(url_for("play.page", secret=secret), 303)
@@ -153,7 +153,7 @@ def standing(secret: str):
             record_move(session, loaded, "MoveMade", seat, chosen, f"seat:{seat}", svc.clock(),
                         seq_seen=loaded.seq)
             owed = queue_mail(session, loaded, seat, svc.clock(), svc.settings.mail_domain)
-        svc.dispatch(owed.mail, owed.posts)
+        svc.dispatch_owed(owed)
     except (IllegalAction, store.Conflict) as error:
         flash(gettext("Not done: %(error)s", error=told(error)), "error")
     else:

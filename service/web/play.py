@@ -111,6 +111,6 @@ def undo(secret: str):
     except IllegalAction as error:
         flash(gettext("Not done: %(error)s", error=told(error)), "error")
         return redirect(url_for("play.page", secret=secret), 303)
-    svc.dispatch(outcome.owed.mail, outcome.owed.posts)
+    svc.dispatch_owed(outcome.owed)
     flash(gettext("Done: your move was taken back; choose again."), "ok")
     return redirect(url_for("play.page", secret=secret), 303)

@@ -81,6 +81,6 @@ def create(secret: str):
     else:
         flash(gettext("Not done: try again"), "error")
         return redirect(url_for("play.page", secret=secret), 303)
-    svc.dispatch(outcome.owed.mail, outcome.owed.posts)
+    svc.dispatch_owed(outcome.owed)
     flash(gettext("Rematch! This is your seat in the new game."), "ok")
     return redirect(url_for("play.page", secret=new_secret), 303)

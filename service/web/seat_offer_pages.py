@@ -55,7 +55,7 @@ def accept(token: str):
         offer, outcome, notices = commands.accept_seat_offer(
             session, svc.settings.secret_key, token, svc.clock(), svc.settings.mail_domain)
         context = _summary(session, offer)
-    svc.dispatch(outcome.owed.mail, outcome.owed.posts)  # the seat's view and links, to the newcomer only
+    svc.dispatch_owed(outcome.owed)  # the seat's view and links, to the newcomer only
     mailer.dispatch(svc, notices)     # the replaced player is told
     return render_template("admin/seat_offer_answered.html", accepted=True, **context)
 

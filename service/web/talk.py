@@ -52,7 +52,7 @@ def post(secret: str):
     except (IllegalAction, store.Conflict) as error:
         flash(gettext("Not sent: %(error)s", error=told(error)), "error")
         return redirect(url_for("play.page", secret=secret), 303)
-    svc.dispatch(owed.mail, owed.posts)
+    svc.dispatch_owed(owed)
     flash(gettext("Sent to the table."), "ok")
     return redirect(url_for("play.page", secret=secret), 303)
 

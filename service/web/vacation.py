@@ -29,7 +29,7 @@ def switch(secret: str):
             command = start if turn_on else end
             owed = command(session, loaded, seat, svc.clock(), svc.settings.mail_domain,
                            f"seat:{seat}", auto=False)
-        svc.dispatch(owed.mail, owed.posts)
+        svc.dispatch_owed(owed)
     except BadSecret:
         raise
     except (IllegalAction, store.Conflict) as error:
