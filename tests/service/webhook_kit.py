@@ -12,8 +12,7 @@ from sqlalchemy import select
 from service.application import webhooks as channel
 from service.store.models import WebhookDeliveryRow, WebhookRow
 from service.web.extensions import services
-from tests.conftest import make_settings
-from service.web.app import create_app
+from tests.conftest import make_settings, migrated_app
 
 
 class Receiver:
@@ -65,8 +64,8 @@ def receiver():
 @pytest.fixture
 def app(tmp_path, clock):
     """The app with the receiver's host on the operator's http allow-list."""
-    app = create_app(make_settings(tmp_path, CHASQUI_WEBHOOK_HTTP_HOSTS="127.0.0.1"),
-                     clock=clock, upgrade=True)
+    app = migrated_app(make_settings(tmp_path, CHASQUI_WEBHOOK_HTTP_HOSTS="127.0.0.1"),
+                       clock=clock)
     app.config["TESTING"] = True
     yield app
     services(app).db.dispose()
