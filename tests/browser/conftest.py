@@ -63,7 +63,9 @@ class LiveServer:
         self.url = f"http://127.0.0.1:{self.server.server_port}"
         self.app = migrated_app(make_settings(tmp_path, CHASQUI_BASE_URL=self.url,
                                               CHASQUI_MAIL_DOMAIN="chasqui.test"))
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        # shutdown() waits for serve_forever to look at its flag, once per poll interval
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,),
+                                       daemon=True)
         self.thread.start()
         self.client = self.app.test_client()
 
