@@ -1,14 +1,20 @@
 """Shared fixtures: an app on a fresh SQLite database (built by the Alembic migrations)."""
 from __future__ import annotations
 
+import atexit
 import re
+import shutil
+import tempfile
 from datetime import datetime, timezone
+from functools import cache
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
 from service.web.app import create_app
-from service.core.config import from_env
+from service.core.config import Settings, from_env
+from service.store.db import Database
 from service.web.extensions import services
 
 ADMIN_TOKEN = "test-admin-token"
@@ -55,9 +61,45 @@ def make_settings(tmp_path, **overrides):
     return from_env(env)
 
 
+@cache
+def _migrated_template() -> Path:
+    """A SQLite database that ``Database.upgrade`` (every Alembic migration, from nothing)
+    brought to the newest revision, once per test session, closed (its WAL checkpointed into
+    the file) and never opened again."""
+    folder = Path(tempfile.mkdtemp(prefix="chasqui-migrated-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    path = folder / "migrated.sqlite3"
+    database = Database(f"sqlite:///{path}")
+    database.upgrade()
+    database.dispose()
+    assert not path.with_name(path.name + "-wal").exists(), "the template's WAL was left open"
+    return path
+
+
+def migrated_sqlite(path: Path) -> str:
+    """The URL of a new SQLite database at ``path``, already at the newest Alembic revision:
+    a copy of the session's migrated template, so a test does not run every migration again
+    for itself (about half a second each).  ``path`` must not exist yet."""
+    path = Path(path)
+    assert not path.exists(), f"{path} exists: a migrated copy would overwrite it"
+    shutil.copyfile(_migrated_template(), path)
+    return f"sqlite:///{path}"
+
+
+def migrated_app(settings: Settings, **options):
+    """``create_app(settings, upgrade=True, **options)``.  A SQLite database that does not
+    exist yet starts as a copy of the migrated template (``migrated_sqlite``) instead of being
+    migrated again; any other database (PostgreSQL, an existing file) is upgraded as before."""
+    url = settings.database_url
+    if url.startswith("sqlite:///") and not Path(url[len("sqlite:///"):]).exists():
+        migrated_sqlite(Path(url[len("sqlite:///"):]))
+        return create_app(settings, **options)
+    return create_app(settings, upgrade=True, **options)
+
+
 @pytest.fixture
 def app(tmp_path, clock):
-    app = create_app(make_settings(tmp_path), clock=clock, upgrade=True)
+    app = migrated_app(make_settings(tmp_path), clock=clock)
     app.config["TESTING"] = True
     yield app
     services(app).db.dispose()
@@ -89,8 +131,8 @@ def pg_app(tmp_path, clock, postgres_url, pg_settings):
     from tests.services_available import truncate_all
 
     snapshots.CACHE.clear()
-    app = create_app(make_settings(tmp_path, **pg_settings, CHASQUI_DATABASE_URL=postgres_url),
-                     clock=clock, upgrade=True)
+    app = migrated_app(make_settings(tmp_path, **pg_settings, CHASQUI_DATABASE_URL=postgres_url),
+                       clock=clock)
     app.config["TESTING"] = True
     yield app
     db = services(app).db

@@ -27,7 +27,9 @@ class ServedApp:
         self.server = make_server("127.0.0.1", 0, app, threaded=True)
         self.server.daemon_threads = True
         self.port = self.server.server_port
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        # shutdown() waits for serve_forever to look at its flag, once per poll interval
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,),
+                                       daemon=True)
 
     def __enter__(self):
         self.thread.start()

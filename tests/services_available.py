@@ -27,22 +27,27 @@ def _port_open(host: str, port: int) -> bool:
         return False
 
 
-def fresh_postgres_database():
-    """Create an empty database for one test session; returns (url, drop)."""
+ADMIN_DSN = f"host={PG_HOST} port={PG_PORT} user=postgres dbname=test"
+
+
+def fresh_postgres_database(template: str | None = None):
+    """Create a database for one test session, empty, or a copy of the database of the URL
+    ``template`` (``CREATE DATABASE … TEMPLATE``: nobody may be connected to it); returns
+    (url, drop)."""
     if not _port_open(PG_HOST, PG_PORT):
         require(f"PostgreSQL is not reachable at {PG_HOST}:{PG_PORT}")
     import psycopg
 
     name = f"chasqui_test_{secrets.token_hex(4)}"
-    admin = f"host={PG_HOST} port={PG_PORT} user=postgres dbname=test"
+    copy = f' TEMPLATE "{template.rsplit("/", 1)[1]}"' if template else ""
     try:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
+        with psycopg.connect(ADMIN_DSN, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"{copy}')
     except psycopg.Error as error:
         require(f"cannot create a PostgreSQL test database: {error}")
 
     def drop():
-        with psycopg.connect(admin, autocommit=True) as conn:
+        with psycopg.connect(ADMIN_DSN, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
     return f"postgresql+psycopg://postgres@{PG_HOST}:{PG_PORT}/{name}", drop

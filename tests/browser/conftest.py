@@ -12,9 +12,8 @@ from pathlib import Path
 import pytest
 
 from engine.core import without_label
-from service.web.app import create_app
 from service.store.loading import load
-from tests.conftest import ADMIN_TOKEN, make_settings
+from tests.conftest import ADMIN_TOKEN, make_settings, migrated_app
 from service.web.extensions import services
 
 CHROMIUM = os.environ.get("CHASQUI_CHROMIUM", "/usr/bin/chromium")
@@ -62,9 +61,11 @@ class LiveServer:
 
         self.server = make_server("127.0.0.1", 0, self.wsgi, threaded=True)
         self.url = f"http://127.0.0.1:{self.server.server_port}"
-        self.app = create_app(make_settings(tmp_path, CHASQUI_BASE_URL=self.url,
-                                            CHASQUI_MAIL_DOMAIN="chasqui.test"), upgrade=True)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.app = migrated_app(make_settings(tmp_path, CHASQUI_BASE_URL=self.url,
+                                              CHASQUI_MAIL_DOMAIN="chasqui.test"))
+        # shutdown() waits for serve_forever to look at its flag, once per poll interval
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,),
+                                       daemon=True)
         self.thread.start()
         self.client = self.app.test_client()
 

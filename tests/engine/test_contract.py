@@ -66,29 +66,47 @@ class ContractWatch:
         self.game, self.players = game, players
         self.closed_keys = [set() for _ in range(players)]   # keys of decisions answered
         self.moves = self.secrets = 0
+        # The last move's state after it: (that object, its canonical JSON when its views
+        # were taken, those views), the next move's state before it.
+        self.taken = None
+
+    def views_of(self, state, text: str):
+        """``views(state)``; the previous move's views of its ``after`` when ``state`` is that
+        very object, which must still read as it did then (a view or a check that changed it
+        fails here)."""
+        if self.taken is not None and self.taken[0] is state:
+            assert self.taken[1] == text, "a view or a check changed the state"
+            return self.taken[2]
+        return self.views(state)
 
     def views(self, state, skip=None, cached=None):
-        """Every view but ``skip``'s (a spectator's first), as JSON text."""
-        shown = cached or [canonical_json(self.game.view(state, v))
-                           for v in [None, *range(self.players)]]
-        return [text for v, text in zip([None, *range(self.players)], shown)
+        """Every view but ``skip``'s (a spectator's first), as JSON text; ``cached``: every
+        view of ``state``, taken before (``skip``'s is then left out of them)."""
+        viewers = [None, *range(self.players)]
+        if cached:
+            return [text for v, text in zip(viewers, cached) if v is None or v != skip]
+        return [canonical_json(self.game.view(state, v)) for v in viewers
                 if v is None or v != skip]
 
     def __call__(self, game, before, after, seat, action):
         self.moves += 1
         unchanged = canonical_json(before)
-        self.check_views_keep_secrets(before, seat, action, after)
+        self.check_views_keep_secrets(before, unchanged, seat, action, after)
         assert canonical_json(before) == unchanged, "view or vary_secrets changed the state"
         self.check_decision_keys(before, seat, after)
 
-    def check_views_keep_secrets(self, before, seat, action, after):
+    def check_views_keep_secrets(self, before, unchanged, seat, action, after):
         """No other seat's view (nor a spectator's) tells a varied secret apart; a move whose
-        public result depends on a secret it did not hold itself raises the epoch."""
+        public result depends on a secret it did not hold itself raises the epoch.
+        ``unchanged``: ``before`` as canonical JSON (a view or ``vary_secrets`` that changed
+        ``before`` fails the caller's check that it still reads so)."""
         game = self.game
-        seen_before, seen_after = self.views(before), self.views(after)
+        seen_before, after_text = self.views_of(before, unchanged), canonical_json(after)
+        seen_after = self.views(after)
+        self.taken = (after, after_text, seen_after)
         for holder in [None, *range(self.players)]:
             varied = game.vary_secrets(before, holder)
-            if canonical_json(varied) == canonical_json(before):
+            if canonical_json(varied) == unchanged:
                 continue  # nothing secret now
             self.secrets += 1
             assert self.views(varied, holder) == self.views(before, holder, seen_before), (

@@ -33,6 +33,11 @@ class Sink:
         self.stalled: list[str] = []  # Message-IDs whose 250 was delayed, in order
         self.entered = 0         # DATA commands seen (whatever the answer)
         self.refused = 0         # DATA commands answered with ``reply_code``
+        self.arrived = threading.Condition()  # notified whenever a DATA command was handled
+
+    def _notify(self) -> None:
+        with self.arrived:
+            self.arrived.notify_all()
 
     async def handle_DATA(self, server, session, envelope):
         with self.lock:
@@ -40,6 +45,7 @@ class Sink:
         if self.reply_code:
             with self.lock:
                 self.refused += 1
+            self._notify()
             return self.reply_code
         message = email.message_from_bytes(envelope.content, policy=policy.default)
         mid = message["Message-ID"]
@@ -52,6 +58,7 @@ class Sink:
             stall = bool(self.delay) and (first_copy or not self.delay_only_new)
             if stall:
                 self.stalled.append(mid)
+        self._notify()
         if stall:
             # kept first, answered later: a sender killed now never hears the 250, retries,
             # and the retry must be the very same bytes under the same Message-ID
@@ -69,13 +76,17 @@ class Sink:
         return [m for m in msgs if to is None or to in m["To"]]
 
     def wait_for(self, predicate, timeout=30.0, what="mail"):
+        """``predicate()``'s first true answer, looked at again each time a mail arrives (the
+        predicate must depend only on what the sink holds); fails after ``timeout`` seconds.
+        Holding ``arrived`` while looking means no arrival can slip in unnoticed."""
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            result = predicate()
-            if result:
-                return result
-            time.sleep(0.05)
-        raise AssertionError(f"timed out waiting for {what}")
+        with self.arrived:
+            while not (result := predicate()):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"timed out waiting for {what}")
+                self.arrived.wait(left)
+        return result
 
 
 class SmtpServer:

@@ -20,13 +20,12 @@ from service.store import snapshots
 from service.store import events as store
 
 from service.application import vacation
-from service.web.app import create_app
 from service.store.loading import load
 from service.store.models import (DeadlineRow, EventRow, GameRow, MailPreferenceRow, OutboxRow,
                             SeatClockRow)
 from service.store.events import Conflict
 from service.store.timekeeping import ClockChanges
-from tests.conftest import ADMIN_TOKEN, FrozenClock, secret_from_url
+from tests.conftest import ADMIN_TOKEN, FrozenClock, migrated_app, secret_from_url
 from service.web.extensions import services
 
 pytestmark = pytest.mark.integration
@@ -271,8 +270,7 @@ def test_a_moves_one_event_and_one_clock_store_what_the_orm_path_stores(app, clo
                 [tuple(_utc(v) for v in deadline_row) for deadline_row in deadlines])
 
     lite_clock = FrozenClock(START)
-    lite = create_app(make_settings(tmp_path, CHASQUI_RATE_LIMIT="off"), clock=lite_clock,
-                      upgrade=True)
+    lite = migrated_app(make_settings(tmp_path, CHASQUI_RATE_LIMIT="off"), clock=lite_clock)
     played = []
     for application, its_clock in ((app, clock), (lite, lite_clock)):
         client = application.test_client()

@@ -11,9 +11,8 @@ from email.utils import make_msgid
 import pytest
 from sqlalchemy import select
 
-from service.web.app import create_app
 from service.store.models import EventRow, InboundMailRow
-from tests.conftest import make_settings
+from tests.conftest import make_settings, migrated_app
 from tests.integration.smtp_sink import SmtpServer, free_port
 from service.web.extensions import services
 
@@ -30,8 +29,8 @@ def smtp():
 @pytest.fixture
 def app(tmp_path, clock, smtp):
     """Overrides tests/conftest.py's app: mail goes to the real SMTP sink, in-process."""
-    app = create_app(make_settings(tmp_path, CHASQUI_SMTP_URL=smtp.url,
-                                   CHASQUI_INBOUND_TOKEN=INBOUND_TOKEN), clock=clock, upgrade=True)
+    app = migrated_app(make_settings(tmp_path, CHASQUI_SMTP_URL=smtp.url,
+                                     CHASQUI_INBOUND_TOKEN=INBOUND_TOKEN), clock=clock)
     app.config["TESTING"] = True
     yield app
     services(app).db.engine.dispose()

@@ -5,8 +5,7 @@ and form; the admin JSON API answers 403; a logged-in admin of other games gets 
 from __future__ import annotations
 
 
-from service.web.app import create_app
-from tests.conftest import make_settings
+from tests.conftest import make_settings, migrated_app
 from tests.service.test_admin_support import (GAME_EMAIL, GAME_PASSWORD, SITE_EMAIL, actor_of,
                                               SITE_PASSWORD, csrf_token, events, login,
                                               make_admin, move, post_form, site_admin, svc)
@@ -107,7 +106,7 @@ def test_session_cookie_is_httponly_samesite_lax_and_secure_on_https(tmp_path, c
     for base, secure in (("http://chasqui.test", False), ("https://chasqui.test", True)):
         folder = tmp_path / base.split(":")[0]
         folder.mkdir()
-        app = create_app(make_settings(folder, CHASQUI_BASE_URL=base), clock=clock, upgrade=True)
+        app = migrated_app(make_settings(folder, CHASQUI_BASE_URL=base), clock=clock)
         make_admin(app)
         client = app.test_client()
         response = login(client)

@@ -7,10 +7,9 @@ import json
 from flask import render_template
 from sqlalchemy import text
 
-from service.web.app import create_app
 from service.store.loading import load
 from service.view.presenter import seat_context
-from tests.conftest import make_settings
+from tests.conftest import make_settings, migrated_app
 from tests.service.test_admin_support import (csrf_token, events, move, post_form, site_admin,
                                               svc)
 from service.web.extensions import services
@@ -150,7 +149,7 @@ def test_export_and_import_elsewhere_reproduces_the_game_exactly(app, client, ad
     exported = export_of(client, admin_headers, data["id"])
     assert [e["seq"] for e in exported["events"]] == list(range(1, 9))
     (tmp_path / "elsewhere").mkdir()
-    other = create_app(make_settings(tmp_path / "elsewhere"), clock=clock, upgrade=True)
+    other = migrated_app(make_settings(tmp_path / "elsewhere"), clock=clock)
     try:
         there = other.test_client()
         response = there.post("/admin/api/games/import", json=exported, headers=admin_headers)
@@ -171,7 +170,7 @@ def test_import_refuses_a_broken_chain_and_creates_nothing(app, client, admin_he
     move(client, secrets[0], "stay", 1)
     exported = export_of(client, admin_headers, data["id"])
     (tmp_path / "elsewhere").mkdir()
-    other = create_app(make_settings(tmp_path / "elsewhere"), clock=clock, upgrade=True)
+    other = migrated_app(make_settings(tmp_path / "elsewhere"), clock=clock)
     try:
         there = other.test_client()
         forged = json.loads(json.dumps(exported))
@@ -192,7 +191,7 @@ def test_import_by_file_upload_on_the_dashboard(app, client, admin_headers, new_
     move(client, secrets[0], "stay", 1)
     exported = export_of(client, admin_headers, data["id"])
     (tmp_path / "elsewhere").mkdir()
-    other = create_app(make_settings(tmp_path / "elsewhere"), clock=clock, upgrade=True)
+    other = migrated_app(make_settings(tmp_path / "elsewhere"), clock=clock)
     try:
         there = other.test_client()
         site_admin(other, there)

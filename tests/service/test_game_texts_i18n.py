@@ -6,6 +6,7 @@ committed ``.mo`` must match the ``.po``, and ``{field}`` placeholders must surv
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -21,15 +22,17 @@ GAME_DOMAINS = [d for d in DOMAINS if d != "messages"]
 FIELD = re.compile(r"\{(\w*)\}")
 
 
-def extracted(domain: str) -> set[str]:
-    """What ``translations/<domain>.cfg`` maps: the engine package, the board, the templates."""
+@cache
+def extracted(domain: str) -> frozenset:
+    """What ``translations/<domain>.cfg`` maps: the engine package, the board, the templates
+    (extracted once per domain: both languages' tests compare against the same sources)."""
     from babel.messages.frontend import parse_mapping_cfg
 
     with open(TRANSLATIONS / f"{domain}.cfg") as handle:
         method_map, options_map = parse_mapping_cfg(handle)
     keywords = {**DEFAULT_KEYWORDS, "N_": None, "phrase": None, "term": None, "counted": (1, 2)}
-    return {message_key(message) for _f, _l, message, *_ in extract_from_dir(
-        str(ROOT), method_map, options_map, keywords=keywords) if message}
+    return frozenset(message_key(message) for _f, _l, message, *_ in extract_from_dir(
+        str(ROOT), method_map, options_map, keywords=keywords) if message)
 
 
 @pytest.mark.parametrize("language", ["zh_Hans", "ja"])

@@ -7,8 +7,7 @@ import re
 
 import pytest
 
-from service.web.app import create_app
-from tests.conftest import make_settings
+from tests.conftest import make_settings, migrated_app
 from tests.service.test_input_support import ADMIN, api_body, rows
 from service.web.extensions import services
 
@@ -20,7 +19,7 @@ def any_app(request, tmp_path, clock):
     env = {}
     if request.param == "postgresql":
         env["CHASQUI_DATABASE_URL"] = request.getfixturevalue("postgres_url")
-    app = create_app(make_settings(tmp_path, **env), clock=clock, upgrade=True)
+    app = migrated_app(make_settings(tmp_path, **env), clock=clock)
     app.config["TESTING"] = True
     yield app
     services(app).db.dispose()

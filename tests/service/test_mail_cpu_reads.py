@@ -15,14 +15,35 @@ from service.store import mail_reads
 from service.store.loading import load
 from service.mail.compose import build_message
 from service.store.models import GameRow, OutboxRow, SeatRow
-from tests.service.test_mail_every_kind import corpus  # noqa: F401  (a fixture)
+from tests.conftest import make_settings
+from tests.service.test_mail_every_kind import corpus_app, played_once
+from tests.services_available import fresh_postgres_database
 from service.web.extensions import services
 
 
+@pytest.fixture(scope="session")
+def pg_corpus(tmp_path_factory):
+    """tests/service/test_mail_every_kind.py's corpus, played once per session on a
+    PostgreSQL database of its own: (that database's URL, the games); dropped afterwards."""
+    url, drop = fresh_postgres_database()
+    try:
+        yield url, played_once(make_settings(tmp_path_factory.mktemp("pg-corpus"),
+                                             CHASQUI_DATABASE_URL=url))
+    finally:
+        drop()
+
+
 @pytest.fixture
-def app(pg_app):
-    """The corpus's app (tests/conftest.py's), on PostgreSQL."""
-    return pg_app
+def corpus(pg_corpus, tmp_path, clock):
+    """An app on a new PostgreSQL database copied from the corpus's (``CREATE DATABASE …
+    TEMPLATE``), dropped afterwards, and the corpus's games."""
+    template, games = pg_corpus
+    url, drop = fresh_postgres_database(template)
+    try:
+        with corpus_app(make_settings(tmp_path, CHASQUI_DATABASE_URL=url), clock, games) as made:
+            yield made
+    finally:
+        drop()
 
 
 class Keeping:
@@ -42,7 +63,8 @@ def owed_again(svc) -> list[int]:
         return list(session.scalars(select(OutboxRow.id).order_by(OutboxRow.id)))
 
 
-def test_batches_on_postgresql_send_the_mails_the_orms_reads_make(app, corpus):
+def test_batches_on_postgresql_send_the_mails_the_orms_reads_make(corpus):
+    app = corpus.app
     svc = services(app)
     ids = owed_again(svc)
     expected = {}
@@ -60,25 +82,27 @@ def test_batches_on_postgresql_send_the_mails_the_orms_reads_make(app, corpus):
     assert relay.sent == expected
 
 
-def test_the_lock_brings_each_game_and_its_seats_as_the_orm_reads_them(app, corpus):
+def test_the_lock_brings_each_game_and_its_seats_as_the_orm_reads_them(corpus):
+    app, games = corpus
     svc = services(app)
     ids = owed_again(svc)
     with svc.db.unit_of_work() as session:
         batch = mail_reads.lock_batch(session, ids)
         assert [row.id for row in batch.rows] == ids
-        assert set(batch.games) == set(batch.seats) == set(corpus)
+        assert set(batch.games) == set(batch.seats) == set(games)
         assert session.execute(text("SHOW synchronous_commit")).scalar() == "off"
         assert all(row in session and not session.is_modified(row) for row in batch.rows)
     with svc.db.unit_of_work() as session:
         batch = mail_reads.lock_batch(session, ids)
-        for game_id in corpus:
+        for game_id in games:
             assert session.get(GameRow, game_id) is batch.games[game_id]
             rows = session.scalars(select(SeatRow).where(SeatRow.game_id == game_id)
                                    .order_by(SeatRow.seat)).all()
             assert batch.seats[game_id] == rows
 
 
-def test_a_batch_reads_no_game_or_seat_row_besides_its_lock(app, corpus):
+def test_a_batch_reads_no_game_or_seat_row_besides_its_lock(corpus):
+    app = corpus.app
     svc = services(app)
     ids = owed_again(svc)
     statements: list[str] = []
@@ -116,7 +140,8 @@ class Failing(Keeping):
         super().send(message)
 
 
-def test_the_rows_read_by_hand_record_bounces_and_retries_as_orm_rows_do(app, corpus):
+def test_the_rows_read_by_hand_record_bounces_and_retries_as_orm_rows_do(corpus):
+    app = corpus.app
     svc = services(app)
     ids = owed_again(svc)[:5]
     now = svc.clock()

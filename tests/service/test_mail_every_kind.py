@@ -4,21 +4,27 @@ the seat's language, a text and an HTML part, and built again byte for byte (a r
 delivery sends the very same mail; receivers dedupe on its Message-ID)."""
 from __future__ import annotations
 
+import shutil
+from contextlib import contextmanager
 from datetime import timedelta
 from email import message_from_bytes, policy
+from typing import NamedTuple
 
 import flask
 import pytest
+from flask import Flask
 from sqlalchemy import select
 
 from service.mail.compose import boundary_for, build_message
 from service.mail.message_ids import thread_root
+from service.store import snapshots
 from service.store.loading import load
 from service.store.models import OutboxRow
 from service.store.preferences import set_preference
 from service.view.i18n import CONTENT_LANGUAGE
+from service.web.app import create_app
 from service.web.extensions import services
-from tests.conftest import ADMIN_TOKEN
+from tests.conftest import ADMIN_TOKEN, FrozenClock, make_settings, migrated_app
 
 ODD_NAMES = ['Zoë "Z" O\'Neil, Jr.', "张伟", "山田 太郎", "=?utf-8?q?x?= Eve", "A" * 80,
              "(Bob) <bob>", "Ana María de la Torre y Quiñones-Villanueva del Río Grande"]
@@ -49,10 +55,9 @@ def play_to_the_end(client, game: str, names: list[str], seed: int, limit: int =
     return data["id"]
 
 
-@pytest.fixture
-def corpus(app, client):
+def play_corpus(app) -> list[str]:
     """Three games played to the end (or ``limit`` rounds), seats in three languages."""
-    svc = services(app)
+    client, svc = app.test_client(), services(app)
     games = []
     for game, names, seed in (("incan_gold", ODD_NAMES[:4], 3),
                               ("inca_empire", ODD_NAMES[3:6], 5),
@@ -67,7 +72,58 @@ def corpus(app, client):
     return games
 
 
-def corpus_mails(app, corpus):
+class Corpus(NamedTuple):
+    app: Flask
+    games: list[str]
+
+
+def played_once(settings) -> list[str]:
+    """Play the corpus into the (new, migrated) database of ``settings``, then close it: the
+    template the tests' databases are copied from.  Playing it (some 180 moves, each
+    delivering its mails in-process) is what costs; every test gets its own copy."""
+    snapshots.CACHE.clear()
+    app = migrated_app(settings, clock=FrozenClock())
+    app.config["TESTING"] = True
+    try:
+        return play_corpus(app)
+    finally:
+        services(app).db.dispose()
+        snapshots.CACHE.clear()
+
+
+@contextmanager
+def corpus_app(settings, clock, games):
+    """A test's app on its own copy of the played corpus (made by the caller at
+    ``settings.database_url``), as ``app`` is made; closed afterwards."""
+    app = create_app(settings, clock=clock)
+    app.config["TESTING"] = True
+    try:
+        yield Corpus(app, games)
+    finally:
+        services(app).db.dispose()
+        snapshots.CACHE.clear()
+
+
+@pytest.fixture(scope="session")
+def sqlite_corpus(tmp_path_factory):
+    """The corpus played once per session on SQLite: (its closed database file, its games)."""
+    folder = tmp_path_factory.mktemp("corpus")
+    games = played_once(make_settings(folder))
+    template = folder / "test.sqlite3"
+    assert not template.with_name(template.name + "-wal").exists(), "the corpus is still open"
+    return template, games
+
+
+@pytest.fixture
+def corpus(sqlite_corpus, tmp_path, clock):
+    """An app on a fresh copy of the corpus database, and the corpus's games."""
+    template, games = sqlite_corpus
+    shutil.copyfile(template, tmp_path / "test.sqlite3")
+    with corpus_app(make_settings(tmp_path), clock, games) as made:
+        yield made
+
+
+def corpus_mails(app, games):
     """(what, row, language, build) for every outbox row of the corpus in every language
     setting, then for every kind of mail, whether or not the games made one, for two seats of
     each game in every language: ``build()`` makes that mail."""
@@ -81,7 +137,7 @@ def corpus_mails(app, corpus):
                 yield (row.id, row.kind, language), row, language, lambda: build_message(
                     svc.settings, load(session, row.game_id, upto=row.seq), row, language)
     with app.app_context(), svc.db.unit_of_work() as session:
-        for game_id in corpus:
+        for game_id in games:
             for number, kind in enumerate(KINDS):
                 for seat in range(2):
                     row = OutboxRow(game_id=game_id, seat=seat, kind=kind, seq=2,
@@ -98,10 +154,11 @@ def corpus_mails(app, corpus):
 
 
 def test_every_mail_of_three_games_and_every_kind_reach_their_seat_in_its_thread_and_language(
-        app, corpus):
+        corpus):
+    app, games = corpus
     domain = services(app).settings.mail_domain
     checked = 0
-    for what, row, language, build in corpus_mails(app, corpus):
+    for what, row, language, build in corpus_mails(app, games):
         message = build()
         wire = message.as_bytes()
         assert build().as_bytes() == wire, f"{what}: a retry would send other bytes"
@@ -119,7 +176,7 @@ def test_every_mail_of_three_games_and_every_kind_reach_their_seat_in_its_thread
         assert [p.get_content_type() for p in read.iter_parts()] == ["text/plain", "text/html"]
         assert read.get_body(("plain",)).get_content().strip(), what
         checked += 1
-    assert checked > 4 * 30 + len(corpus) * len(KINDS) * 2 * len(LANGUAGES)
+    assert checked > 4 * 30 + len(games) * len(KINDS) * 2 * len(LANGUAGES)
 
 
 def test_a_seats_name_reads_back_as_the_seat_wrote_it(app, client):
@@ -136,9 +193,10 @@ def test_a_seats_name_reads_back_as_the_seat_wrote_it(app, client):
     assert "インカの黄金" in read.get_body(("plain",)).get_content()
 
 
-def test_a_mail_built_inside_a_request_is_the_mail_a_worker_builds(app, corpus):
+def test_a_mail_built_inside_a_request_is_the_mail_a_worker_builds(corpus):
     """In-process delivery builds mail inside a web request, where the pages' context (the
     request, the session, the visitor's ``?lang=``) is at hand: none of it reaches a mail."""
+    app = corpus.app
     svc = services(app)
     with app.app_context(), svc.db.reading() as session:
         rows = list(session.scalars(select(OutboxRow).order_by(OutboxRow.id)))[:12]

@@ -3,6 +3,7 @@ chosen per player; the catalogs are complete and their committed .mo files are c
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -21,15 +22,18 @@ TRANSLATIONS = ROOT / "translations"
 LANGUAGES = ("zh_Hans", "ja")
 
 
-def extracted() -> set[str]:
-    """What the templates and service.view.i18n ask for now (the same mapping as babel.cfg)."""
+@cache
+def extracted() -> frozenset:
+    """What the templates and service.view.i18n ask for now (the same mapping as babel.cfg).
+    Extracting walks and parses every source file (about two seconds), and the sources do not
+    change while the tests run, so it is done once per session; the result is frozen."""
     from babel.messages.frontend import parse_mapping_cfg
 
     with open(TRANSLATIONS / "babel.cfg") as handle:
         method_map, options_map = parse_mapping_cfg(handle)
     keywords = {**DEFAULT_KEYWORDS, "N_": None, "phrase": None, "term": None, "counted": (1, 2)}
-    return {message_key(message) for _f, _l, message, *_ in extract_from_dir(
-        str(ROOT), method_map, options_map, keywords=keywords) if message}
+    return frozenset(message_key(message) for _f, _l, message, *_ in extract_from_dir(
+        str(ROOT), method_map, options_map, keywords=keywords) if message)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -50,9 +54,11 @@ def test_every_text_is_translated_and_the_mo_is_current(language):
                 assert set(re.findall(field, english)) == set(re.findall(field, text)), message_id
 
 
-def english_texts() -> list[str]:
-    return sorted((m for m in extracted() if type(m) is str and len(m) >= 12 and "%(" not in m),
-                  key=len, reverse=True)
+@cache
+def english_texts() -> tuple[str, ...]:
+    return tuple(sorted((m for m in extracted()
+                         if type(m) is str and len(m) >= 12 and "%(" not in m),
+                        key=len, reverse=True))
 
 
 @pytest.mark.parametrize("language,words", [

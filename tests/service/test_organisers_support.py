@@ -8,9 +8,8 @@ from email import policy
 
 from sqlalchemy import select
 
-from service.web.app import create_app
 from service.store.models import LocalMailRow
-from tests.conftest import make_settings
+from tests.conftest import make_settings, migrated_app
 from service.web.extensions import services
 
 ORGANISER = "olga@example.org"
@@ -22,7 +21,7 @@ def svc(app):
 
 
 def make_app(tmp_path, clock, testing=True, **env):
-    app = create_app(make_settings(tmp_path, **env), clock=clock, upgrade=True)
+    app = migrated_app(make_settings(tmp_path, **env), clock=clock)
     app.config["TESTING"] = testing
     return app
 

@@ -6,6 +6,7 @@ and Japanese; a seat's pages follow its language preference.  How the language i
 from __future__ import annotations
 
 import re
+from functools import cache
 from html import unescape
 from pathlib import Path
 
@@ -57,7 +58,8 @@ def catalog(language: str):
         return read_po(handle)
 
 
-def english_texts() -> list[str]:
+@cache
+def english_texts() -> tuple[str, ...]:
     """The templates' own texts.  The runtime texts (service.view.i18n, service.view.page_texts) are left
     out: the engines' English labels and card texts use some of the same words ("Extra
     Workforce", "Place your Prince on …"); KEY_PHRASES and KEY_CELLS check those."""
@@ -65,8 +67,9 @@ def english_texts() -> list[str]:
     from service.view.page_texts import PAGE_TEXTS
 
     runtime = set(RUNTIME_TEXTS) | set(PAGE_TEXTS)
-    return sorted((m for m in extracted() if len(m) >= 12 and "%(" not in m and m not in runtime),
-                  key=len, reverse=True)
+    return tuple(sorted((m for m in extracted()
+                         if len(m) >= 12 and "%(" not in m and m not in runtime),
+                        key=len, reverse=True))
 
 
 def visible(html: str) -> str:

@@ -4,8 +4,7 @@ from __future__ import annotations
 import re
 
 
-from service.web.app import create_app
-from tests.conftest import make_settings
+from tests.conftest import make_settings, migrated_app
 
 
 def events(client, admin_headers, game_id):
@@ -80,7 +79,7 @@ def test_forged_link_is_403_page(client, new_game):
 
 
 def test_post_without_csrf_token_is_refused_and_changes_nothing(tmp_path, clock, admin_headers):
-    app = create_app(make_settings(tmp_path), clock=clock, upgrade=True)  # CSRF on, as in production
+    app = migrated_app(make_settings(tmp_path), clock=clock)  # CSRF on, as in production
     client = app.test_client()
     body = {"game": "incan_gold", "seed": 1,
             "players": [{"name": f"P{i}", "email": f"p{i}@x.org"} for i in range(3)]}

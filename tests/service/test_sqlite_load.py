@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from service.store import db as db_module
 from service.store.models import GameRow
 from service.core.refusals import Conflict
-from tests.conftest import ADMIN_TOKEN, secret_from_url
+from tests.conftest import ADMIN_TOKEN, migrated_sqlite, secret_from_url
 from tests.load import (ServedApp, assert_no_fault, busy_evening, identical_posts,
                         one_event_per_decision,
                         players_moves)
@@ -55,8 +55,7 @@ def test_a_writer_kept_waiting_past_the_busy_timeout_is_told_the_game_moved_on(t
     aborted race: a ``Conflict`` (a 409), never a server error.  Reads go on meanwhile."""
     monkeypatch.setattr(db_module, "BUSY_TIMEOUT_MS", 0)  # no wait: the lock is held throughout
     path = tmp_path / "busy.sqlite3"
-    database = db_module.Database(f"sqlite:///{path}")
-    database.upgrade()
+    database = db_module.Database(migrated_sqlite(path))
     holder = sqlite3.connect(path, isolation_level=None)
     try:
         holder.execute("BEGIN IMMEDIATE")  # another command holds the write lock

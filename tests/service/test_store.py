@@ -8,6 +8,7 @@ from datetime import datetime, timezone
 import pytest
 from sqlalchemy import text
 
+from tests.conftest import migrated_sqlite
 from tests.services_available import truncate_all
 
 from service.store import events as store
@@ -20,11 +21,10 @@ NOW = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db(request, tmp_path):
     if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
+        database = Database(migrated_sqlite(tmp_path / "store.sqlite3"))
     else:
-        url = request.getfixturevalue("postgres_url")
-    database = Database(url)
-    database.upgrade()
+        database = Database(request.getfixturevalue("postgres_url"))
+        database.upgrade()
     yield database
     if request.param == "postgresql":
         with database.engine.begin() as conn:

@@ -12,7 +12,7 @@ from service.application import deadlines
 from service.application.games import Owed
 from service.web.app import create_app
 from service.store.models import DeadlineRow, SeatClockRow
-from tests.conftest import make_settings
+from tests.conftest import make_settings, migrated_app
 from tests.service.test_mail import mails
 from tests.service.test_store import DriverError
 from service.web.extensions import services
@@ -393,7 +393,7 @@ def test_the_real_clock_under_time_machine_fires_reminders_once(tmp_path):
 
     start = datetime(2026, 12, 2, 9, 0, tzinfo=timezone.utc)
     with time_machine.travel(start, tick=False) as traveller:
-        app = create_app(make_settings(tmp_path), upgrade=True)
+        app = migrated_app(make_settings(tmp_path))
         client = app.test_client()
         body = {"game": "incan_gold", "seed": 9,
                 "players": [{"name": f"P{i}", "email": f"p{i}@example.com"} for i in range(3)]}

@@ -12,8 +12,7 @@ from sqlalchemy import select
 from service.application import webhooks as channel
 from service.store.models import WebhookDeliveryRow, WebhookRow
 from service.web.extensions import services
-from tests.conftest import make_settings
-from service.web.app import create_app
+from tests.conftest import make_settings, migrated_app
 
 
 class Receiver:
@@ -41,7 +40,9 @@ class Receiver:
                 pass
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        # shutdown() waits for serve_forever to look at its flag, once per poll interval
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,),
+                                       daemon=True)
         self.thread.start()
 
     def url(self, path: str = "/hook") -> str:
@@ -65,8 +66,8 @@ def receiver():
 @pytest.fixture
 def app(tmp_path, clock):
     """The app with the receiver's host on the operator's http allow-list."""
-    app = create_app(make_settings(tmp_path, CHASQUI_WEBHOOK_HTTP_HOSTS="127.0.0.1"),
-                     clock=clock, upgrade=True)
+    app = migrated_app(make_settings(tmp_path, CHASQUI_WEBHOOK_HTTP_HOSTS="127.0.0.1"),
+                       clock=clock)
     app.config["TESTING"] = True
     yield app
     services(app).db.dispose()
