@@ -20,7 +20,6 @@ from service.store import snapshots
 from service.store import events as store
 
 from service.application import vacation
-from service.web.app import create_app
 from service.core.config import from_env
 from service.store.loading import load
 from service.store.models import (DeadlineRow, EventRow, GameRow, MailPreferenceRow, OutboxRow,
@@ -44,10 +43,10 @@ def clock():
 @pytest.fixture
 def app(postgres_url, clock):
     snapshots.CACHE.clear()
-    app = create_app(from_env({
+    app = migrated_app(from_env({
         "CHASQUI_DATABASE_URL": postgres_url, "CHASQUI_BASE_URL": "http://chasqui.test",
         "CHASQUI_SECRET_KEY": "one-read-secret", "CHASQUI_ADMIN_TOKEN": ADMIN_TOKEN,
-        "CHASQUI_RATE_LIMIT": "off"}), clock=clock, upgrade=True)
+        "CHASQUI_RATE_LIMIT": "off"}), clock=clock)
     yield app
     db = services(app).db
     with db.engine.begin() as conn:
