@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from jinja2.bccache import Bucket, BytecodeCache
 
 from service.web.app import create_app
 from service.core.config import Settings, from_env
@@ -61,6 +62,71 @@ def make_settings(tmp_path, **overrides):
     return from_env(env)
 
 
+class SharedTemplateCode(BytecodeCache):
+    """Jinja's bytecode cache (``Environment.bytecode_cache``), in memory, for every app the
+    tests make.  Each test makes its own app, and each app's page and mail environments would
+    parse and compile every template they render again: about a third of a typical test's
+    time.  With this cache a template is compiled once per session and its code object reused,
+    but only by an environment that would compile it the same way (``configuration``), for the
+    same name, file and source text; the app, its templates' globals and everything they render
+    stay the test's own."""
+
+    def __init__(self):
+        self.code: dict[tuple, object] = {}
+
+    @staticmethod
+    def configuration(environment) -> tuple:
+        """What Jinja's lexer, parser, extensions and compiler read from an environment.
+        Functions are named by their underlying function (Flask's are per app bound methods
+        of the same one); filters and tests by name and by what they are passed."""
+        def same(value):
+            return getattr(value, "__func__", value)
+
+        def named(functions):
+            return tuple(sorted((name, getattr(same(f), "jinja_pass_arg", None))
+                                for name, f in functions.items()))
+
+        return (type(environment), environment.block_start_string,
+                environment.block_end_string, environment.variable_start_string,
+                environment.variable_end_string, environment.comment_start_string,
+                environment.comment_end_string, environment.line_statement_prefix,
+                environment.line_comment_prefix, environment.trim_blocks,
+                environment.lstrip_blocks, environment.newline_sequence,
+                environment.keep_trailing_newline, tuple(sorted(environment.extensions)),
+                environment.optimized, same(environment.finalize), same(environment.autoescape),
+                environment.is_async, getattr(environment, "newstyle_gettext", None),
+                environment.code_generator_class, environment.undefined,
+                tuple(sorted((k, repr(same(v))) for k, v in environment.policies.items())),
+                named(environment.filters), named(environment.tests))
+
+    def get_bucket(self, environment, name, filename, source) -> Bucket:
+        key = (self.configuration(environment), name, filename,
+               self.get_source_checksum(source))
+        bucket = Bucket(environment, repr(key), key[-1])
+        bucket.code = self.code.get(key)
+        bucket.shared_key = key
+        return bucket
+
+    def set_bucket(self, bucket: Bucket) -> None:
+        self.code[bucket.shared_key] = bucket.code
+
+    def load_bytecode(self, bucket: Bucket) -> None:  # get_bucket does it
+        raise NotImplementedError
+
+    def dump_bytecode(self, bucket: Bucket) -> None:  # set_bucket does it
+        raise NotImplementedError
+
+
+TEMPLATE_CODE = SharedTemplateCode()
+
+
+def sharing_template_code(app):
+    """``app``, its templates compiled at most once per session (``SharedTemplateCode``):
+    set before it renders anything."""
+    app.jinja_env.bytecode_cache = TEMPLATE_CODE
+    return app
+
+
 @cache
 def _migrated_template() -> Path:
     """A SQLite database that ``Database.upgrade`` (every Alembic migration, from nothing)
@@ -87,14 +153,15 @@ def migrated_sqlite(path: Path) -> str:
 
 
 def migrated_app(settings: Settings, **options):
-    """``create_app(settings, upgrade=True, **options)``.  A SQLite database that does not
+    """``create_app(settings, upgrade=True, **options)``, sharing compiled templates
+    (``sharing_template_code``).  A SQLite database that does not
     exist yet starts as a copy of the migrated template (``migrated_sqlite``) instead of being
     migrated again; any other database (PostgreSQL, an existing file) is upgraded as before."""
     url = settings.database_url
     if url.startswith("sqlite:///") and not Path(url[len("sqlite:///"):]).exists():
         migrated_sqlite(Path(url[len("sqlite:///"):]))
-        return create_app(settings, **options)
-    return create_app(settings, upgrade=True, **options)
+        return sharing_template_code(create_app(settings, **options))
+    return sharing_template_code(create_app(settings, upgrade=True, **options))
 
 
 @pytest.fixture

@@ -106,14 +106,16 @@ def environment(language: str) -> Environment:
     rate is held against a no-op task (``bench/mail.py``).  One environment per language binds
     its catalog once; render under ``locale(language)`` still, for the ``tr`` filter and
     anything else that asks Flask-Babel.  Kept per app (each app has its own templates and
-    catalogs) and language; each compiles the mail templates once."""
+    catalogs) and language; each compiles the mail templates once, or loads them from the
+    app's bytecode cache when one is configured (``jinja_env.bytecode_cache``), as its pages do."""
     return _environment(current_app.jinja_env, language)
 
 
 @lru_cache(maxsize=16)
 def _environment(pages: Environment, language: str) -> Environment:
     mail = Environment(loader=pages.loader, autoescape=pages.autoescape,
-                       auto_reload=pages.auto_reload, extensions=["jinja2.ext.i18n"])
+                       auto_reload=pages.auto_reload, bytecode_cache=pages.bytecode_cache,
+                       extensions=["jinja2.ext.i18n"])
     mail.filters.update(pages.filters)
     mail.tests.update(pages.tests)
     mail.globals.update(pages.globals)

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import migrated_app
 from tests.services_available import truncate_all
 
-from service.web.app import create_app
 from service.core.config import from_env
 from tests.integration.smtp_sink import SmtpServer
 from tests.services_available import redis_url as reachable_redis
@@ -50,7 +50,7 @@ def env(postgres_url, redis_url, smtp):
 
 @pytest.fixture
 def app(env):
-    app = create_app(from_env(env), upgrade=True)
+    app = migrated_app(from_env(env))
     yield app
     db = services(app).db
     with db.engine.begin() as conn:

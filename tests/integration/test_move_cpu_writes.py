@@ -9,11 +9,11 @@ import pytest
 from sqlalchemy import event, select
 
 from service.store import move_writes
-from service.web.app import create_app
 from service.core.config import from_env
 from service.application.games import create_game
 from service.store.models import DeadlineRow, GameRow, OutboxRow, SeatClockRow, SeatRow
 from service.store.timekeeping import Clock, ClockChanges
+from tests.conftest import migrated_app
 from tests.services_available import truncate_all
 from service.web.extensions import services
 
@@ -25,9 +25,9 @@ LIMA = timezone(timedelta(hours=-5))
 
 @pytest.fixture
 def pg_app(postgres_url):
-    app = create_app(from_env({"CHASQUI_DATABASE_URL": postgres_url,
-                               "CHASQUI_BASE_URL": "http://c.it", "CHASQUI_SECRET_KEY": "k",
-                               "CHASQUI_ADMIN_TOKEN": "a"}), upgrade=True)
+    app = migrated_app(from_env({"CHASQUI_DATABASE_URL": postgres_url,
+                                 "CHASQUI_BASE_URL": "http://c.it", "CHASQUI_SECRET_KEY": "k",
+                                 "CHASQUI_ADMIN_TOKEN": "a"}))
     yield app
     db = services(app).db
     with db.engine.begin() as conn:

@@ -12,12 +12,12 @@ from sqlalchemy import select
 from service.application import deadlines
 
 from service.application import vacation
-from service.web.app import create_app
 from service.core.config import from_env
 from service.application.games import create_game, submit_move
 from service.store.loading import load
 from service.store.models import (DeadlineRow, GameRow, MailPreferenceRow, OutboxRow, SeatClockRow,
                             SeatRow)
+from tests.conftest import migrated_app
 from tests.services_available import truncate_all
 from service.web.extensions import services
 
@@ -28,9 +28,8 @@ START = datetime(2026, 11, 30, 9, 0, tzinfo=timezone.utc)  # a Monday
 
 
 def _app(url: str):
-    return create_app(from_env({"CHASQUI_DATABASE_URL": url, "CHASQUI_BASE_URL": "http://c.it",
-                                "CHASQUI_SECRET_KEY": "k", "CHASQUI_ADMIN_TOKEN": "a"}),
-                      upgrade=True)
+    return migrated_app(from_env({"CHASQUI_DATABASE_URL": url, "CHASQUI_BASE_URL": "http://c.it",
+                                  "CHASQUI_SECRET_KEY": "k", "CHASQUI_ADMIN_TOKEN": "a"}))
 
 
 def _play(app) -> tuple[str, list[int]]:

@@ -8,12 +8,11 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from sqlalchemy import select
 
-from service.web.app import create_app
 from service.core.config import from_env
 from service.application.games import submit_move
 from service.store.models import SeatClockRow
 from service.application.moves import _resolve
-from tests.conftest import ADMIN_TOKEN, FrozenClock, secret_from_url
+from tests.conftest import ADMIN_TOKEN, FrozenClock, migrated_app, secret_from_url
 from tests.services_available import truncate_all
 from service.web.extensions import services
 
@@ -25,10 +24,10 @@ def clock():
 
 @pytest.fixture
 def app(postgres_url, clock):
-    app = create_app(from_env({
+    app = migrated_app(from_env({
         "CHASQUI_DATABASE_URL": postgres_url, "CHASQUI_BASE_URL": "http://chasqui.test",
         "CHASQUI_SECRET_KEY": "race-secret", "CHASQUI_ADMIN_TOKEN": ADMIN_TOKEN}),
-        clock=clock, upgrade=True)
+        clock=clock)
     yield app
     db = services(app).db
     with db.engine.begin() as conn:

@@ -24,7 +24,8 @@ from service.store.preferences import set_preference
 from service.view.i18n import CONTENT_LANGUAGE
 from service.web.app import create_app
 from service.web.extensions import services
-from tests.conftest import ADMIN_TOKEN, FrozenClock, make_settings, migrated_app
+from tests.conftest import (ADMIN_TOKEN, FrozenClock, make_settings, migrated_app,
+                            sharing_template_code)
 
 ODD_NAMES = ['Zoë "Z" O\'Neil, Jr.', "张伟", "山田 太郎", "=?utf-8?q?x?= Eve", "A" * 80,
              "(Bob) <bob>", "Ana María de la Torre y Quiñones-Villanueva del Río Grande"]
@@ -95,7 +96,7 @@ def played_once(settings) -> list[str]:
 def corpus_app(settings, clock, games):
     """A test's app on its own copy of the played corpus (made by the caller at
     ``settings.database_url``), as ``app`` is made; closed afterwards."""
-    app = create_app(settings, clock=clock)
+    app = sharing_template_code(create_app(settings, clock=clock))
     app.config["TESTING"] = True
     try:
         yield Corpus(app, games)

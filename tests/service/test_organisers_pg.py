@@ -7,16 +7,14 @@ import threading
 
 from sqlalchemy import select
 
-from service.web.app import create_app
 from service.store.models import GameRow, OutboxRow, PendingGameRow
-from tests.conftest import make_settings
+from tests.conftest import make_settings, migrated_app
 from tests.service.test_organisers_support import answer, create_game, sign_in, svc
 from service.web.extensions import services
 
 
 def test_two_last_acceptances_at_once_start_exactly_one_game(tmp_path, clock, postgres_url):
-    app = create_app(make_settings(tmp_path, CHASQUI_DATABASE_URL=postgres_url), clock=clock,
-                     upgrade=True)
+    app = migrated_app(make_settings(tmp_path, CHASQUI_DATABASE_URL=postgres_url), clock=clock)
     app.config["TESTING"] = True
     client = app.test_client()
     tag = secrets.token_hex(3)

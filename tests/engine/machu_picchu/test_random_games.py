@@ -66,9 +66,9 @@ def play_deep(players, seed, variant=None):
     state = GAME.apply(start, 0, {"type": "standing_orders", "orders": {"produce": "ask"}})
     chooser = random.Random(seed)
     moves = []
+    check_invariants(state)  # and every state after a move, once
     while GAME.outcome(state) is None:
         assert len(moves) < 20_000
-        check_invariants(state)
         seats = GAME.to_act(state)
         assert seats
         if chooser.random() < 0.02:          # some seat changes its standing orders
@@ -77,6 +77,7 @@ def play_deep(players, seed, variant=None):
                 key: chooser.choice(values) for key, values in ORDER_CHOICES.items()}}
             GAME.apply_in_place(state, seat, action)
             moves.append((seat, action))
+            check_invariants(state)
             continue
         seat = chooser.choice(seats)
         legal = GAME.legal_actions(state, seat)
