@@ -156,3 +156,10 @@ def _fetcher(session: Session, game_id: str):
             if not was_open:
                 session.close()  # a read after the unit of work: end the transaction it began
     return fetch
+
+
+def game_seats(session: Session, game_id: str) -> list[SeatRow]:
+    """A game's seat rows in seat order, for a page or command that needs the seats without
+    the game's state."""
+    return list(session.scalars(
+        select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)))

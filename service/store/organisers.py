@@ -35,3 +35,11 @@ def organiser_of(session: Session, game_id: str) -> Organiser | None:
     admin_ids = session.scalars(select(AdminRow.id).where(AdminRow.email == email))
     actors = {f"organiser:{account_id}", f"admin:{email}", *(f"admin:{i}" for i in admin_ids)}
     return Organiser(name=name, email=email, actors=frozenset(actors))
+
+
+def organised_games(session: Session, account_id: int, limit: int = 200) -> list[PendingGameRow]:
+    """The games an account organised (their invitations, open or done), the newest first:
+    the organiser's home page."""
+    return list(session.scalars(select(PendingGameRow).where(
+        PendingGameRow.organiser_id == account_id)
+        .order_by(PendingGameRow.created_at.desc()).limit(limit)))

@@ -11,7 +11,6 @@ import sys
 
 import click
 from flask.cli import AppGroup
-from sqlalchemy import select
 
 from engine import GAMES
 from service.store import fairness
@@ -19,6 +18,7 @@ from service.store import fairness
 from service.store import events as store
 from service.web.extensions import services
 from service.mail.delivery import due_ids
+from service.store.game_lists import all_game_ids, any_game_made
 from service.store.models import GameRow
 from service.store.events import verify_chain
 
@@ -48,14 +48,12 @@ def demo(game: str, if_empty: bool, accept: bool):
     mail lands in the local mailbox.  Prints the play links (or, with --no-accept, the
     invitation links)."""
     from service.application.demo import DEMO_PLAYERS, create_demo
-    from service.store.models import PendingGameRow
 
     svc = services()
     if if_empty:
         with svc.db.reading() as session:
-            first = (session.scalars(select(GameRow.id).limit(1)).first()
-                     or session.scalars(select(PendingGameRow.id).limit(1)).first())
-        if first is not None:
+            made = any_game_made(session)
+        if made:
             click.echo("games exist already; no new demo was made")
             print_demo_links(svc)
             return
@@ -134,7 +132,7 @@ def verify(game_id: str | None):
         if game_id is not None and session.get(GameRow, game_id) is None:
             click.echo(f"{game_id}: no such game", err=True)
             sys.exit(2)
-        ids = [game_id] if game_id else list(session.scalars(select(GameRow.id).order_by(GameRow.id)))
+        ids = [game_id] if game_id else all_game_ids(session)
         for gid in ids:
             report = verify_chain(gid, store.load(session, gid))
             status = "ok" if report.ok else f"BROKEN at seq {report.broken_at}: {report.reason}"
