@@ -10,8 +10,6 @@ from email.message import EmailMessage
 from email.utils import format_datetime
 from functools import lru_cache
 
-from sqlalchemy.orm import object_session
-
 from engine.text import phrase, term
 from service.mail import headers as mail_headers
 from service.mail import kinds
@@ -21,7 +19,8 @@ from service.view.i18n import N_
 from service.core.config import Settings
 from service.store.loading import Loaded
 from service.mail.message_ids import thread_root
-from service.store.mail_reads import DEADLINES
+from service.store import mail_reads
+from service.store.db import session_of
 from service.store.models import OutboxRow
 from service.store.organisers import organiser_of
 from service.view.presenter import seat_context, subject
@@ -76,13 +75,13 @@ def clock_lines(loaded: Loaded, row: OutboxRow, deadlines: dict | None = None,
     if row.kind.startswith("reminder"):
         lines["happened"] = phrase(N_("Reminder: your move is still open."))
     if deadlines is None or row.seat not in deadlines:
-        deadlines = deadlines_for(object_session(row), loaded, [row])
+        deadlines = deadlines_for(session_of(row), loaded, [row])
     due = deadlines.get(row.seat)
     if due is not None:
         due = utc(due)
         zone = (zones or {}).get((loaded.row.id, row.seat))
         if zone is None:
-            session = object_session(row)
+            session = session_of(row)
             zone = zone_of(session, loaded.row.id, row.seat) if session else "UTC"
         lines["deadline"] = _deadline_line(due, zone, language, utc(row.created_at))
     return lines
@@ -120,9 +119,8 @@ def deadlines_for(session, loaded: Loaded, rows) -> dict:
     if not keys:
         return {}
     found: dict = {}
-    for seat, key, kind, due in session.execute(DEADLINES, {
-            "game_id": loaded.row.id, "seats": sorted(keys),
-            "keys": sorted(set(keys.values()))}):
+    for seat, key, kind, due in mail_reads.open_deadlines(
+            session, loaded.row.id, sorted(keys), sorted(set(keys.values()))):
         if keys.get(seat) == key:
             found.setdefault(seat, timeout_of(kind, due))
     return {seat: found.get(seat) for seat in keys}
@@ -130,7 +128,7 @@ def deadlines_for(session, loaded: Loaded, rows) -> dict:
 
 def _organiser(loaded: Loaded, row: OutboxRow):
     """The game's organiser, looked up only for the rare mails that say who acted."""
-    session = object_session(row)
+    session = session_of(row)
     if row.kind not in BY_ADMIN_KINDS or session is None:
         return None
     return organiser_of(session, loaded.row.id)

@@ -17,9 +17,6 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
-from sqlalchemy import select, update
-from sqlalchemy.exc import OperationalError
-
 from service.mail import mailer
 from service.mail.delivery import backoff
 from service.mail.webhook_formats import request
@@ -27,10 +24,9 @@ from service.mail.webhook_guard import UnsafeTarget, target
 from service.mail.webhook_notice import notice
 from service.mail.webhook_transport import PostFailed, post
 from service.store import webhooks as hooks
-from service.store.db import Database
+from service.store.db import Database, DatabaseFailure
 from service.store.loading import load
-from service.store.models import (AccountRow, AdminRow, GameAdminRow, PendingGameRow,
-                                  WebhookDeliveryRow, WebhookRow)
+from service.store.models import WebhookDeliveryRow, WebhookRow
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +43,7 @@ def deliver(db: Database, settings, post_id: int, now: datetime) -> str:
     try:
         with db.unit_of_work() as session:
             status = _deliver(session, settings, post_id, now, mail_ids)
-    except OperationalError:
+    except DatabaseFailure:
         raise
     if mail_ids and settings.embedded_tasks:
         for mail_id in mail_ids:
@@ -75,7 +71,7 @@ def _deliver(session, settings, post_id: int, now: datetime, mail_ids: list[int]
         post(found, body, headers)
     except (PostFailed, UnsafeTarget) as error:
         return _failed(session, settings, hook, row, str(error), now, mail_ids)
-    except OperationalError:
+    except DatabaseFailure:
         raise
     except Exception as error:  # noqa: BLE001 - one post's bug must not stop the others
         log.exception("webhook post %s could not be built or sent", row.id)
@@ -109,30 +105,13 @@ def _switch_off(session, settings, hook: WebhookRow, now: datetime, mail_ids: li
     """The hook off, its owed posts cancelled, its game's organiser told."""
     hooks.switch_off(session, hook, now)
     session.flush()
-    session.execute(update(WebhookDeliveryRow)
-                    .where(WebhookDeliveryRow.hook_id == hook.id,
-                           WebhookDeliveryRow.status == "pending")
-                    .values(status="cancelled",
-                            last_error=f"the hook was switched off after {SWITCH_OFF_AFTER} "
-                                       "failures in a row")
-                    .execution_options(synchronize_session="fetch"))
+    hooks.cancel_owed_posts(
+        session, hook.id, f"the hook was switched off after {SWITCH_OFF_AFTER} failures in a row")
     log.warning("webhook %s of game %s switched off after %s failures in a row", hook.id,
                 hook.game_id, hook.failures)
-    for address in told_of(session, hook.game_id):
+    for address in hooks.told_of_switch_off(session, hook.game_id):
         mail_ids.append(mailer.queue(session, MAIL_KIND, hook.id, address, now,
                                      settings.mail_domain).id)
-
-
-def told_of(session, game_id: str) -> list[str]:
-    """Who is told of a hook switched off: the game's organiser, else its game admins."""
-    organiser = session.scalars(
-        select(AccountRow.email).join(PendingGameRow, PendingGameRow.organiser_id == AccountRow.id)
-        .where(PendingGameRow.game_id == game_id)).first()
-    if organiser:
-        return [organiser]
-    return list(session.scalars(
-        select(AdminRow.email).join(GameAdminRow, GameAdminRow.admin_id == AdminRow.id)
-        .where(GameAdminRow.game_id == game_id).order_by(AdminRow.id)))
 
 
 def due_ids(db: Database, now: datetime) -> list[int]:
