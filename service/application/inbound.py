@@ -27,7 +27,7 @@ from service.view.i18n import N_, translate
 from service.mail.reply_address import BadReplyToken, split_token, token_in, token_matches
 from service.mail.inbound_parse import Reply, match_action, parse, replied_seq
 from service.store.db import Duplicate
-from service.store.models import GameRow, InboundMailRow, OutboxRow, SeatRow
+from service.store.models import EventRow, GameRow, InboundMailRow, OutboxRow, SeatRow
 from service.view.presenter import action_code
 from service.store.events import Conflict, last_seq
 from service.core.tokens import BadSecret, make_secret
