@@ -43,3 +43,11 @@ def organised_games(session: Session, account_id: int, limit: int = 200) -> list
     return list(session.scalars(select(PendingGameRow).where(
         PendingGameRow.organiser_id == account_id)
         .order_by(PendingGameRow.created_at.desc()).limit(limit)))
+
+
+def newest_pending_of(session: Session, email: str) -> PendingGameRow | None:
+    """The newest game the account of ``email`` set up (the demo's, for its links again)."""
+    return session.scalars(
+        select(PendingGameRow).join(AccountRow, AccountRow.id == PendingGameRow.organiser_id)
+        .where(AccountRow.email == email)
+        .order_by(PendingGameRow.created_at.desc(), PendingGameRow.id.desc()).limit(1)).first()
