@@ -23,8 +23,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from engine.text import phrase
 from service.store import admins
 from service.store.db import Session
-from service.store.models import AdminRow, GameAdminRow, GameRow, SeatRow
-from service.store.seats import game_seats
+from service.store.models import AdminRow, GameAdminRow, GameRow
 from service.core.refusals import Refusal
 
 SESSION_ID = "admin_id"
@@ -214,11 +213,6 @@ def from_bearer(token: str | None) -> Admin | None:
     return None
 
 
-def visible_games(session: Session, admin: Admin):
-    """A select of the GameRows this admin may see."""
-    return admins.visible_games(None if admin.is_site_admin else admin.game_ids)
-
-
-def seats_of(session: Session, game_id: str) -> list[SeatRow]:
-    """The game's seat rows in seat order: what ``seat_in`` and the checks above are given."""
-    return game_seats(session, game_id)
+def visible_ids(admin: Admin) -> frozenset[str] | None:
+    """The ids of the games this admin may list: None for a site admin (every game)."""
+    return None if admin.is_site_admin else admin.game_ids

@@ -14,7 +14,8 @@ from service.store import preferences
 from service.store import webhooks
 from service.store.db import Session
 from service.store.loading import load
-from service.store.table_talk import newest_messages, seat_names
+from service.store.seats import game_seats
+from service.store.table_talk import newest_messages
 
 MAX_TEXT = 2000
 RECENT = 20
@@ -63,7 +64,7 @@ def post_message(session: Session, game_id: str, seat: int, text: str, now: date
 def recent(session: Session, game_id: str, upto: int | None = None, limit: int = RECENT) -> list[dict]:
     """The newest messages (oldest first), as {seq, seat, name, text, at}."""
     events = newest_messages(session, game_id, upto, limit)
-    names = seat_names(session, game_id)
+    names = {s.seat: s.name for s in game_seats(session, game_id)}
     return [{"seq": e.seq, "seat": e.payload.get("seat"), "name": names.get(e.payload.get("seat"), "?"),
              "text": e.payload.get("text", ""), "at": store.utc(e.recorded_at)}
             for e in reversed(events)]

@@ -4,10 +4,10 @@ The rules of who may do what are ``service.application.admin_auth``'s; this modu
 finds and counts the rows those rules read."""
 from __future__ import annotations
 
-from sqlalchemy import Select, select, update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from service.store.models import AdminRow, GameAdminRow, GameRow
+from service.store.models import AdminRow, GameAdminRow
 
 
 def admin_by_email(session: Session, email: str) -> AdminRow | None:
@@ -34,15 +34,6 @@ def granted_games(session: Session, admin_id: int) -> frozenset[str]:
     """The ids of the games this admin is an admin of (a site admin's rights need none)."""
     return frozenset(session.scalars(
         select(GameAdminRow.game_id).where(GameAdminRow.admin_id == admin_id)))
-
-
-def visible_games(game_ids: frozenset[str] | None) -> Select:
-    """A select of the GameRows an admin may see, for a listing to narrow and order:
-    ``game_ids`` None for a site admin (every game), else the games granted to them."""
-    query = select(GameRow)
-    if game_ids is not None:
-        query = query.where(GameRow.id.in_(game_ids or {""}))
-    return query
 
 
 def game_admin_addresses(session: Session, game_id: str) -> list[str]:

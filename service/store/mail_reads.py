@@ -182,12 +182,6 @@ def as_written(row, values: Iterable[tuple[str, object]]) -> None:
         set_committed_value(row, name, value)
 
 
-def seats_in_order(session: Session, game_id: str) -> list[SeatRow]:
-    """The game's seat rows in seat order: a mail that names the players without a replay."""
-    return list(session.scalars(
-        select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)))
-
-
 def local_copy(session: Session, message_id: str) -> LocalMailRow | None:
     """The local mailbox's copy of the mail ``message_id``, if it holds one already: a mail
     sent again after a crash is kept once."""

@@ -1,11 +1,11 @@
 """What table talk reads back (``service.application.talk``): a game's newest
-``MessagePosted`` events and the names of the seats that wrote them."""
+``MessagePosted`` events."""
 from __future__ import annotations
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.store.models import EventRow, SeatRow
+from service.store.models import EventRow
 
 
 def newest_messages(session: Session, game_id: str, upto: int | None,
@@ -16,8 +16,3 @@ def newest_messages(session: Session, game_id: str, upto: int | None,
     if upto is not None:
         query = query.where(EventRow.seq <= upto)
     return list(session.scalars(query))
-
-
-def seat_names(session: Session, game_id: str) -> dict[int, str]:
-    """Each seat's name as the table knows it now, by seat number."""
-    return {s.seat: s.name for s in session.scalars(select(SeatRow).where(SeatRow.game_id == game_id))}

@@ -34,6 +34,7 @@ from service.store.history import REWIND_EVENTS
 from service.view.i18n import N_
 from service.store.organisers import organiser_of
 from service.store.game_lists import admin_games
+from service.store.seats import game_seats
 from service.store.mail_status import mail_status
 from service.view.presenter import seat_context
 from service.store.events import Conflict
@@ -114,7 +115,7 @@ def outside_the_game(view):
     @wraps(view)
     def wrapper(game_id: str, *args, **kwargs):
         with services().db.reading() as session:
-            g.admin.check_outside(auth.seats_of(session, game_id))
+            g.admin.check_outside(game_seats(session, game_id))
         return view(game_id, *args, **kwargs)
     return wrapper
 
@@ -221,7 +222,7 @@ def dashboard():
     query = request.args.get("q", "").strip()
     rows = []
     with svc.db.reading() as session:
-        games = admin_games(session, None if g.admin.is_site_admin else g.admin.game_ids, LIST_LIMIT,
+        games = admin_games(session, auth.visible_ids(g.admin), LIST_LIMIT,
                             status=status if status in STATUSES else "",
                             game=game if game in GAMES else "", id_prefix=query)
         for row in games:

@@ -15,7 +15,8 @@ from service.store import preferences
 from service.web.errors import told
 from service.application.games import Outcome, create_game
 from service.store.db import Duplicate, Session
-from service.store.loading import game_seats, load
+from service.store.loading import load
+from service.store.seats import game_seats
 from service.store.models import RematchRow
 from service.core.tokens import make_secret
 from service.web.extensions import services

@@ -13,7 +13,7 @@ from service.store.organisers import organiser_of
 from service.view.actors import actor_name, opening
 from service.web.extensions import own_limit, services
 from service.web.errors import told
-from service.store.loading import game_seats
+from service.store.seats import game_seats
 from service.store.models import GameRow
 
 bp = Blueprint("seat_offer", __name__, url_prefix="/seat-offer")
