@@ -97,12 +97,13 @@ def set_players_may_add(session: Session, game_id: str, allowed: bool, now: date
     session.flush()
 
 
-def lock_post(session: Session, post_id: int) -> WebhookDeliveryRow | None:
-    """The row, locked for this delivery (``SKIP LOCKED``: one another worker holds is
-    theirs); None when it is gone or held."""
+def lock_post(session: Session, post_id: int, wait: bool = False) -> WebhookDeliveryRow | None:
+    """The row, locked for this delivery; None when it is gone, or held by another worker
+    (``SKIP LOCKED``: that worker is claiming it).  ``wait``: wait for the lock instead, as
+    recording a claimed post's outcome must (another worker holds the row only briefly)."""
     return session.scalars(select(WebhookDeliveryRow)
                            .where(WebhookDeliveryRow.id == post_id)
-                           .with_for_update(skip_locked=True)).first()
+                           .with_for_update(skip_locked=not wait)).first()
 
 
 def due_ids(session: Session, now: datetime, grace: timedelta = timedelta(seconds=60),
