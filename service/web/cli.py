@@ -187,14 +187,16 @@ def each_row(what: str, ids: list[int], deliver_one) -> None:
 @group.command("sweep-deadlines")
 def sweep_deadlines_command():
     """Fire due reminders and timeouts (what the beat task does every minute)."""
-    click.echo(f"fired deadlines; {fire_deadlines(services())} mails queued")
+    owed = fire_deadlines(services())
+    click.echo(f"fired deadlines; mails queued: {len(owed.mail)}, webhook posts queued: {len(owed.posts)}")
 
 
-def fire_deadlines(svc) -> int:
+def fire_deadlines(svc):
+    """Fire the due deadlines and dispatch what they owe; returns that ``Owed``."""
     from service.application import deadlines
     owed = deadlines.sweep(svc.db, svc.clock(), svc.settings.mail_domain)
     svc.dispatch_owed(owed)
-    return len(owed.mail) + len(owed.posts)
+    return owed
 
 
 def send_digests(svc) -> int:

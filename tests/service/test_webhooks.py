@@ -382,3 +382,27 @@ def test_a_timeout_in_a_game_with_a_chat_channel_tells_every_seat_as_one_without
     assert set(told[False]) == {0, 1, 2}
     assert told[True] == told[False]
     assert [b["event"] for b in receiver.bodies()] == ["timeout", "timeout"]
+
+
+def test_the_deadline_sweep_command_counts_its_mails_and_its_webhook_posts_apart(
+        app, client, clock, new_game, receiver):
+    from sqlalchemy import func, select
+
+    from service.store.models import OutboxRow
+
+    def mails_owed() -> int:
+        with services(app).db.reading() as session:
+            return session.scalar(select(func.count()).select_from(OutboxRow))
+
+    data, secrets = new_game(players=3, clock={"vacation_days": 0, "per_decision_hours": 24,
+                                               "reminder_hours": []})
+    add_hook(app, data["id"], receiver.url())
+    move(client, secrets[0])
+    move(client, secrets[1])
+    clock.advance(timedelta(hours=25))
+    before = mails_owed()
+    result = app.test_cli_runner().invoke(args=["chasqui", "sweep-deadlines"])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == (f"fired deadlines; mails queued: {mails_owed() - before}, "
+                                     "webhook posts queued: 1")
+    assert len(receiver.posts) == 1
