@@ -188,7 +188,7 @@ def add_headers(message, settings, loaded, row, language: str,
                 context: dict | None = None) -> None:
     """Reply-To (a reply makes a move or talks to the table), the seq the mail shows (so a
     reply can be checked for staleness), RFC 2369/8058 unsubscribe headers.  ``message``: an
-    an ``EmailMessage`` (or anything that takes ``[name] =`` and ``set_raw``).
+    ``EmailMessage`` (or anything that takes ``[name] =`` and ``set_raw``).
     ``context``: this row's ``extra_context``, whose signed links are reused (not re-signed)."""
     if row.seat is not None:
         if context is not None and "reply_to" in context:
