@@ -309,16 +309,23 @@ def test_a_rollback_is_posted(app, client, new_game, receiver, admin_headers):
     assert rolled["event"] == "rollback" and "The game was taken back to seq 1." in rolled["news"]
 
 
-def test_a_timeout_is_posted_with_the_next_decision_and_its_deadline(app, client, clock, new_game,
-                                                                     receiver):
-    from service.web.cli import fire_deadlines
-
+def _timeout_due(app, client, clock, new_game, receiver) -> dict:
+    """A three-seat game with a hook, two seats moved and the third's 24 h run out: its
+    timeout is due.  Returns the game's data."""
     data, secrets = new_game(players=3, clock={"vacation_days": 0, "per_decision_hours": 24,
                                                "reminder_hours": []})
     add_hook(app, data["id"], receiver.url())
     move(client, secrets[0])
     move(client, secrets[1])
     clock.advance(timedelta(hours=25))
+    return data
+
+
+def test_a_timeout_is_posted_with_the_next_decision_and_its_deadline(app, client, clock, new_game,
+                                                                     receiver):
+    from service.web.cli import fire_deadlines
+
+    data = _timeout_due(app, client, clock, new_game, receiver)
     with app.app_context():
         fire_deadlines(services(app))
     timed_out, = receiver.bodies()
@@ -394,12 +401,7 @@ def test_the_deadline_sweep_command_counts_its_mails_and_its_webhook_posts_apart
         with services(app).db.reading() as session:
             return session.scalar(select(func.count()).select_from(OutboxRow))
 
-    data, secrets = new_game(players=3, clock={"vacation_days": 0, "per_decision_hours": 24,
-                                               "reminder_hours": []})
-    add_hook(app, data["id"], receiver.url())
-    move(client, secrets[0])
-    move(client, secrets[1])
-    clock.advance(timedelta(hours=25))
+    data = _timeout_due(app, client, clock, new_game, receiver)
     before = mails_owed()
     result = app.test_cli_runner().invoke(args=["chasqui", "sweep-deadlines"])
     assert result.exit_code == 0, result.output
