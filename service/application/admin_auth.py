@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from flask import request, session as cookie
-from sqlalchemy import select, update
-from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from engine.text import phrase
-from service.store.models import AdminRow, GameAdminRow, GameRow, SeatRow
+from service.store import admins
+from service.store.db import Session
+from service.store.models import AdminRow, GameAdminRow, GameRow
 from service.core.refusals import Refusal
 
 SESSION_ID = "admin_id"
@@ -106,8 +106,7 @@ class Admin:
 def actor_addresses(session: Session) -> dict[str, str]:
     """{"admin:<id>": address} of every admin, so an admin's page names the admins who acted
     (events name them by id; players' mail says "an admin")."""
-    return {f"admin:{admin_id}": email
-            for admin_id, email in session.execute(select(AdminRow.id, AdminRow.email))}
+    return {f"admin:{admin_id}": email for admin_id, email in admins.admin_addresses(session)}
 
 
 def hash_password(password: str) -> str:
@@ -130,7 +129,7 @@ def create_admin(session: Session, email: str, password: str, now: datetime,
     for game_id in games:
         if session.get(GameRow, game_id) is None:
             raise AdminError(f"no game {game_id!r}")
-    row = session.scalars(select(AdminRow).where(AdminRow.email == email)).first()
+    row = admins.admin_by_email(session, email)
     if row is None:
         row = AdminRow(email=email, password_hash=hash_password(password),
                        is_site_admin=site and not games, created_at=now)
@@ -154,7 +153,7 @@ def grant_game(session: Session, admin_id: int, game_id: str, now: datetime) -> 
 
 def authenticate(session: Session, email: str, password: str) -> AdminRow | None:
     email = (email or "").strip().lower()
-    row = session.scalars(select(AdminRow).where(AdminRow.email == email)).first()
+    row = admins.admin_by_email(session, email)
     if row is None:
         check_password_hash(_DUMMY_HASH, password or "")
         return None
@@ -190,17 +189,13 @@ def end_sessions(session: Session) -> None:
     made for the account before -- a saved copy, another browser -- is refused from now on."""
     row = _logged_in_row(session)
     if row is not None:
-        session.execute(update(AdminRow).where(
-            AdminRow.id == row.id, AdminRow.session_generation == row.session_generation)
-            .values(session_generation=AdminRow.session_generation + 1))
+        admins.count_session_generation(session, row.id, row.session_generation)
     for key in (SESSION_ID, SESSION_CHECK, SESSION_GENERATION):
         cookie.pop(key, None)
 
 
 def _as_admin(session: Session, row: AdminRow) -> Admin:
-    games = frozenset(session.scalars(
-        select(GameAdminRow.game_id).where(GameAdminRow.admin_id == row.id)))
-    return Admin(row.id, row.email, row.is_site_admin, games)
+    return Admin(row.id, row.email, row.is_site_admin, admins.granted_games(session, row.id))
 
 
 def from_cookie(session: Session) -> Admin | None:
@@ -218,14 +213,6 @@ def from_bearer(token: str | None) -> Admin | None:
     return None
 
 
-def visible_games(session: Session, admin: Admin):
-    """A select of the GameRows this admin may see."""
-    query = select(GameRow)
-    if not admin.is_site_admin:
-        query = query.where(GameRow.id.in_(admin.game_ids or {""}))
-    return query
-
-
-def seats_of(session: Session, game_id: str) -> list[SeatRow]:
-    return list(session.scalars(select(SeatRow).where(SeatRow.game_id == game_id)
-                                .order_by(SeatRow.seat)))
+def visible_ids(admin: Admin) -> frozenset[str] | None:
+    """The ids of the games this admin may list: None for a site admin (every game)."""
+    return None if admin.is_site_admin else admin.game_ids

@@ -11,13 +11,12 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy.orm import Session
-
 from engine import IllegalAction
 from engine.text import phrase, term
 from service.store import fairness
 from service.store import snapshots
 from service.store import events as store
+from service.store.db import Session
 from service.mail import mailer, seat_offer_mail
 from service.application import seat_offers
 from service.application.admin_auth import Admin

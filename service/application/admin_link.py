@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
-
 from service.application import admin_auth as auth
+from service.store.admins import admin_by_email
+from service.store.db import Session
 from service.store.models import AdminRow
 
 MAGIC_LINK_ONLY = "!magic-link-only: signs in by mail, never by password"
@@ -23,7 +22,7 @@ def make_game_admin(session: Session, address: str, game_id: str, now: datetime)
     address is too long for an admin account (the events' actor column is 80 characters)."""
     if len(address) > auth.MAX_EMAIL:
         return False
-    row = session.scalars(select(AdminRow).where(AdminRow.email == address)).first()
+    row = admin_by_email(session, address)
     if row is None:
         row = AdminRow(email=address, password_hash=MAGIC_LINK_ONLY, is_site_admin=False,
                        created_at=now)
@@ -34,7 +33,7 @@ def make_game_admin(session: Session, address: str, game_id: str, now: datetime)
 
 
 def magic_link_admin(session: Session, address: str) -> AdminRow | None:
-    row = session.scalars(select(AdminRow).where(AdminRow.email == address)).first()
+    row = admin_by_email(session, address)
     if row is None or row.is_site_admin or row.password_hash != MAGIC_LINK_ONLY:
         return None
     return row

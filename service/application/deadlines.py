@@ -8,10 +8,6 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
-from sqlalchemy import select
-from sqlalchemy.exc import OperationalError
-from sqlalchemy.orm import Session
-
 from service.store import preferences
 
 from service.store import events as store
@@ -19,7 +15,8 @@ from service.store import events as store
 from service.store import timekeeping
 
 from service.application import vacation
-from service.store.db import Database
+from service.store.admins import game_admin_addresses, site_admin_addresses
+from service.store.db import Database, DatabaseFailure, Session
 from service.store.loading import Loaded, load
 from service.application.games import (Owed, outbox_row, queue_mail, listed_or_first, play_bots,
                                        record_move)
@@ -70,7 +67,7 @@ def fire_one(session: Session, deadline: DeadlineRow, now: datetime, domain: str
             return fire(session, deadline, now, domain)
     except store.Conflict:
         log.info("deadline %s lost a race with a move; it will be re-checked", deadline_id)
-    except OperationalError:  # the database failed, not this deadline: the sweep ends
+    except DatabaseFailure:  # the database failed, not this deadline: the sweep ends
         raise
     except Exception:  # noqa: BLE001 - one game's deadline must not stop the others'
         failed.add(deadline_id)
@@ -124,10 +121,7 @@ def _later_alarms_have_rows(session: Session, deadline: DeadlineRow) -> bool:
     migration 0008 (a process still running it during a deploy), which wrote a row for each
     reminder and the timeout.  Those rows fire by themselves; moving this one on too would
     send their reminders twice."""
-    return session.scalar(select(DeadlineRow.id).where(
-        DeadlineRow.game_id == deadline.game_id, DeadlineRow.seat == deadline.seat,
-        DeadlineRow.decision_key == deadline.decision_key, DeadlineRow.status == "pending",
-        DeadlineRow.id != deadline.id).limit(1)) is not None
+    return timekeeping.other_pending_alarms(session, deadline)
 
 
 def _vacation_left(clock: SeatClockRow, loaded: Loaded, now: datetime) -> bool:
@@ -167,12 +161,8 @@ def _tell_admins(session: Session, game_id: str, deadline_id: int, now: datetime
     """The ``pause`` policy asks a human: the game's admins (its organiser), else the site's.
     Account mail rows are delivered by the outbox sweep, so this needs no dispatch here."""
     from service.mail import mailer
-    from service.store.models import AdminRow, GameAdminRow
 
-    addresses = list(session.scalars(select(AdminRow.email).join(
-        GameAdminRow, GameAdminRow.admin_id == AdminRow.id).where(GameAdminRow.game_id == game_id)))
-    if not addresses:
-        addresses = list(session.scalars(select(AdminRow.email).where(AdminRow.is_site_admin)))
+    addresses = game_admin_addresses(session, game_id) or site_admin_addresses(session)
     for address in addresses:
         mailer.queue(session, "admin_paused", deadline_id, address, now, domain)
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import select
-
 from service.application import invitations
 from service.core import row_links
 
@@ -19,7 +17,8 @@ from service.mail import mailer
 
 from service.application import sign_in
 from service.store.loading import load
-from service.store.models import AccountRow, PendingGameRow
+from service.store.models import PendingGameRow
+from service.store.organisers import newest_pending_of
 from service.view.presenter import secret_for
 
 
@@ -65,10 +64,7 @@ def demo_again(svc, organiser_email: str = DEMO_PLAYERS[0][1]) -> DemoResult | N
     """The newest game the demo's organiser set up, with its links as the demo printed them
     (play links once it started, else the open invitations' links); None without a demo."""
     with svc.db.reading() as session:
-        pending = session.scalars(
-            select(PendingGameRow).join(AccountRow, AccountRow.id == PendingGameRow.organiser_id)
-            .where(AccountRow.email == organiser_email)
-            .order_by(PendingGameRow.created_at.desc(), PendingGameRow.id.desc()).limit(1)).first()
+        pending = newest_pending_of(session, organiser_email)
         return None if pending is None else _with_links(session, svc.settings, pending,
                                                         organiser_email)
 

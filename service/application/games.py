@@ -9,9 +9,6 @@ import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import bindparam, select
-from sqlalchemy.orm import Session
-
 from engine import IllegalAction, find_legal, get_game
 from engine.core import without_label
 from engine.text import Phrase, phrase, term
@@ -22,9 +19,11 @@ from service.store import events as store
 from service.store import timekeeping
 from service.store import webhooks
 from service.store.history import INFO_EVENTS, REVEAL_EVENT
-from service.store.models import GameRow, MailPreferenceRow, OutboxRow, SeatRow
+from service.store.db import Session
+from service.store.models import GameRow, OutboxRow, SeatRow
 from service.store.events import Event
 from service.store.loading import Loaded, load
+from service.store.seats import reread_seats_and_game
 from service.mail.message_ids import message_id
 from service.core.pace import parse_pace
 from service.core.tokens import new_game_id
@@ -108,7 +107,7 @@ def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, act
     the clocks and modes are read after the append, as without them."""
     loaded = load(session, game_id, seats=seats)
     if seats is not None and loaded.row.head_seq != loaded.seq:
-        session.execute(_REREAD, {"game_id": game_id}).all()  # refreshes loaded.seats and .row
+        reread_seats_and_game(session, game_id)  # refreshes loaded.seats and .row
         clocks = modes = None
     if not isinstance(seq_seen, int) or isinstance(seq_seen, bool):
         raise IllegalAction(phrase("seq must be an integer: the seq of the state you saw"))
@@ -125,11 +124,6 @@ def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, act
     play_bots(session, loaded, now)
     owed = queue_mail(session, loaded, seat, now, domain, clocks=clocks, modes=modes)
     return Outcome(loaded.seq, owed, loaded, seat)  # the head after a reveal, if any
-
-
-_REREAD = (select(SeatRow, GameRow).join(GameRow, GameRow.id == SeatRow.game_id)
-           .where(SeatRow.game_id == bindparam("game_id"))
-           .execution_options(populate_existing=True))
 
 
 BOT_ACTOR = "bot"
@@ -342,10 +336,6 @@ def _split_mail_options(options: dict) -> tuple[dict, dict | None]:
     return options, {**MAIL_OPTIONS, **mail}
 
 
-_MODES = select(MailPreferenceRow.__table__.c.seat, MailPreferenceRow.__table__.c.mode).where(
-    MailPreferenceRow.__table__.c.game_id == bindparam("game_id"))
-
-
 def _turn_mail_preferences(session: Session, loaded: Loaded, modes: dict[int, str] | None = None):
     """``wants_turn_mail`` for many seats of one game: the game's preference rows are read
     once (one query, on the first seat asked about) instead of one ``get`` per seat, or not at
@@ -355,8 +345,7 @@ def _turn_mail_preferences(session: Session, loaded: Loaded, modes: dict[int, st
     def wants(seat_row: SeatRow) -> bool:
         nonlocal rows
         if rows is None:
-            rows = {seat: mode for seat, mode in
-                    session.execute(_MODES, {"game_id": loaded.row.id})}
+            rows = preferences.modes_of_game(session, loaded.row.id)
         mode = rows.get(seat_row.seat)
         # as preferences.wants_turn_mail: no row (or an unknown mode) means every turn
         return (mode if mode in preferences.MODES else "every") == "every"

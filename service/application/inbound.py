@@ -17,9 +17,6 @@ from __future__ import annotations
 
 import logging
 
-from sqlalchemy import func, select
-from sqlalchemy.exc import IntegrityError
-
 from engine import IllegalAction
 from engine.text import phrase
 from service.store import preferences
@@ -29,9 +26,10 @@ from service.application.stale import RACE_LOST, why_stale
 from service.view.i18n import N_, translate
 from service.mail.reply_address import BadReplyToken, split_token, token_in, token_matches
 from service.mail.inbound_parse import Reply, match_action, parse, replied_seq
+from service.store.db import Duplicate
 from service.store.models import EventRow, GameRow, InboundMailRow, OutboxRow, SeatRow
 from service.view.presenter import action_code
-from service.store.events import Conflict
+from service.store.events import Conflict, last_seq
 from service.core.tokens import BadSecret, make_secret
 
 log = logging.getLogger(__name__)
@@ -53,7 +51,7 @@ def handle(svc, raw: bytes, envelope_recipients: list[str] | None = None) -> str
             with session.begin_nested():
                 session.add(record)
                 session.flush()
-        except IntegrityError:
+        except Duplicate:
             return "duplicate"
         verdict = _authorise(session, svc, record, reply, token)
         if verdict is not None:
@@ -199,7 +197,7 @@ def _answer(svc, inbound_id: int, kind: str, status: str, detail: str) -> str:
         record = session.get(InboundMailRow, inbound_id)
         game = session.get(GameRow, record.game_id)
         seat_row = session.get(SeatRow, (record.game_id, record.seat))
-        head = session.scalar(select(func.max(EventRow.seq)).where(EventRow.game_id == game.id))
+        head = last_seq(session, game.id)
         row = OutboxRow(
             game_id=game.id, seat=record.seat, kind=kind, seq=head, to_addr=seat_row.email,
             status="pending", attempts=0, next_attempt_at=now, created_at=now,

@@ -18,13 +18,12 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
-
 from engine import IllegalAction, get_game
 from engine.text import phrase, term
 from service.application import games
 from service.store import preferences
+from service.store.db import Session
+from service.store.invitations import invitations_of, lock_pending, open_pending_games, reread
 from service.core import row_links
 from service.store import timekeeping
 from service.core import validation
@@ -87,11 +86,6 @@ def state_of(invitation: InvitationRow, now: datetime) -> str:
     if invitation.status == "pending" and utc(invitation.expires_at) <= now:
         return "expired"
     return invitation.status
-
-
-def invitations_of(session: Session, pending_id: str) -> list[InvitationRow]:
-    return list(session.scalars(select(InvitationRow).where(InvitationRow.pending_id == pending_id)
-                                .order_by(InvitationRow.position, InvitationRow.id)))
 
 
 def live(invitations: list[InvitationRow], now: datetime) -> list[InvitationRow]:
@@ -203,10 +197,8 @@ def create_pending(session: Session, settings, organiser: AccountRow, draft: Dra
 
 
 def _lock(session: Session, pending_id: str) -> PendingGameRow:
-    """The pending game, locked (PostgreSQL: FOR UPDATE), so two last acceptances cannot both
-    start it; SQLite serialises writers anyway."""
-    pending = session.scalars(select(PendingGameRow).where(PendingGameRow.id == pending_id)
-                              .with_for_update()).first()
+    """The pending game, locked (``lock_pending``), or 404."""
+    pending = lock_pending(session, pending_id)
     if pending is None:
         raise InvitationError(404, N_("no such game"))
     return pending
@@ -224,7 +216,7 @@ def respond(session: Session, settings, token: str, accept: bool, block: bool,
     """Accept or decline (from the landing page's POST).  The last acceptance starts the game."""
     invitation = read_link(session, settings, token)
     pending = _lock(session, invitation.pending_id)
-    session.refresh(invitation)
+    reread(session, invitation)
     state = state_of(invitation, now)
     if state in ("accepted", "declined") and (state == "accepted") == accept:
         return invitation, None  # a double click: the same answer again changes nothing
@@ -325,10 +317,7 @@ def cancel(session: Session, organiser: AccountRow, pending_id: str, now: dateti
 
 
 def open_games(session: Session, now: datetime, limit: int = 100) -> list[tuple[PendingGameRow, int]]:
-    rows = session.scalars(select(PendingGameRow).where(
-        PendingGameRow.open.is_(True), PendingGameRow.status == "inviting")
-        .order_by(PendingGameRow.created_at.desc()).limit(limit))
-    listed = [(row, free_seats(session, row, now)) for row in rows]
+    listed = [(row, free_seats(session, row, now)) for row in open_pending_games(session, limit)]
     return [(row, free) for row, free in listed if free > 0]
 
 

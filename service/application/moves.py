@@ -3,16 +3,14 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from sqlalchemy import and_, bindparam, select
-from sqlalchemy.orm import Session
-
 from engine.text import phrase
 from service.application.services import Services
 from service.store.loading import Loaded, load
 from service.application.games import Outcome, StaleMove, submit_move
-from service.store.models import GameRow, MailPreferenceRow, SeatClockRow, SeatRow
+from service.store.db import Session
 from service.store.events import Conflict
-from service.store.timekeeping import CLOCK_FIELDS, Clock
+from service.store.move_reads import seats_read
+from service.store.timekeeping import Clock
 from service.core.tokens import BadSecret, nonce_matches, read_secret
 
 
@@ -32,31 +30,18 @@ class Resolved(NamedTuple):
     modes: dict[int, str]        # seat -> turn-mail mode, for the seats that chose one
 
 
-_CLOCKS, _PREFS = SeatClockRow.__table__, MailPreferenceRow.__table__
-_RESOLVE = (
-    select(SeatRow, GameRow, _CLOCKS.c.seat.label("clock_seat"),
-           *(_CLOCKS.c[name] for name in CLOCK_FIELDS), _PREFS.c.mode)
-    .join(GameRow, GameRow.id == SeatRow.game_id)
-    .outerjoin(_CLOCKS, and_(_CLOCKS.c.game_id == SeatRow.game_id, _CLOCKS.c.seat == SeatRow.seat))
-    .outerjoin(_PREFS, and_(_PREFS.c.game_id == SeatRow.game_id, _PREFS.c.seat == SeatRow.seat))
-    .where(SeatRow.game_id == bindparam("game_id")).order_by(SeatRow.seat))
-
-
 def _resolve(session: Session, secret_key: str, secret: str) -> Resolved:
-    """``resolve_seat`` that also reads, in the same query, all the game's seats, its row, the
-    seat clocks and the turn-mail modes, which the command needs: four round trips fewer per
-    move.  The caller keeps the game row referenced until it loads (the session's identity map
+    """``resolve_seat`` that also reads, in the same query (``move_reads.seats_read``), all
+    the game's seats, its row, the seat clocks and the turn-mail modes, which the command
+    needs: four round trips fewer per move.  The caller keeps the game row referenced until it loads (the session's identity map
     holds rows only weakly), so that ``load``'s ``session.get`` finds it without a query."""
     game_id, seat, nonce = read_secret(secret_key, secret)
-    rows = session.execute(_RESOLVE, {"game_id": game_id}).all()
-    seats = [r[0] for r in rows]
-    clocks = {r[2]: Clock(game_id, r[2], *r[3:3 + len(CLOCK_FIELDS)]) for r in rows
-              if r[2] is not None}
-    modes = {r[0].seat: r[-1] for r in rows if r[-1] is not None}
+    read = seats_read(session, game_id)
+    seats = read.seats
     row = seats[seat] if 0 <= seat < len(seats) and seats[seat].seat == seat else None
     if row is None or not nonce_matches(row.nonce, nonce):
         raise BadSecret(phrase("this link is no longer valid (the seat was reassigned or revoked)"))
-    return Resolved(game_id, seat, seats, rows[0][1], clocks, modes)
+    return Resolved(game_id, seat, seats, read.game_row, read.clocks, read.modes)
 
 
 def load_for_secret(session: Session, svc: Services, secret: str) -> tuple[Loaded, int]:

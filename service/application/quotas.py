@@ -8,11 +8,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
-
 from engine.text import phrase
-from service.store.models import AccountMailRow, InvitationRow, PendingGameRow
+from service.store.db import Session
+from service.store.quotas import invitations_by_since, mails_to_since
 from service.core.refusals import Refusal
 
 ADDRESS_WINDOW = timedelta(hours=1)
@@ -27,9 +25,7 @@ class TooMany(Refusal):
 def check_address(session: Session, address: str, now: datetime, per_hour: int) -> None:
     """Sign-in links and lobby join confirmations to one address: at most ``per_hour`` an
     hour (both are mail a stranger can make us send to someone)."""
-    sent = session.scalar(select(func.count()).select_from(AccountMailRow).where(
-        AccountMailRow.to_addr == address, AccountMailRow.kind.in_(UNSOLICITED_KINDS),
-        AccountMailRow.created_at > now - ADDRESS_WINDOW))
+    sent = mails_to_since(session, address, UNSOLICITED_KINDS, now - ADDRESS_WINDOW)
     if sent >= per_hour:
         raise TooMany(phrase("{address} was sent {count} sign-in or confirmation mails in the last "
                              "hour (the limit is {limit}); use one of them or try again in an hour",
@@ -39,10 +35,7 @@ def check_address(session: Session, address: str, now: datetime, per_hour: int) 
 def check_organiser(session: Session, organiser_id: int, now: datetime, per_day: int,
                     adding: int) -> None:
     """Invitations an organiser sends: at most ``per_day`` in any 24 hours."""
-    sent = session.scalar(select(func.count()).select_from(InvitationRow).join(
-        PendingGameRow, PendingGameRow.id == InvitationRow.pending_id).where(
-        PendingGameRow.organiser_id == organiser_id, InvitationRow.via == "invite",
-        InvitationRow.created_at > now - ORGANISER_WINDOW))
+    sent = invitations_by_since(session, organiser_id, now - ORGANISER_WINDOW)
     if sent + adding > per_day:
         raise TooMany(phrase("you sent {count} invitations in the last 24 hours and the limit is "
                              "{limit}; these {adding} would go over it, so none was sent. "

@@ -20,13 +20,12 @@ from __future__ import annotations
 import secrets
 from datetime import datetime
 
-from sqlalchemy import select, update
-from sqlalchemy.orm import Session
-
 from engine.text import phrase
 from service.core import row_links
 from service.view.i18n import N_
+from service.store.db import Session
 from service.store.models import SeatOfferRow, SeatRow
+from service.store.seat_offers import answer_pending, pending_offers, withdraw_pending
 from service.core.refusals import Refusal
 from service.store.events import utc
 
@@ -85,10 +84,7 @@ def usable(offer: SeatOfferRow, now: datetime) -> None:
 def answer(session: Session, offer: SeatOfferRow, status: str, now: datetime) -> None:
     """Mark a pending offer answered; of two answers at once only one changes the row, and the
     other is refused as already answered (410)."""
-    done = session.execute(update(SeatOfferRow).where(
-        SeatOfferRow.id == offer.id, SeatOfferRow.status == "pending")
-        .values(status=status, responded_at=now))
-    if done.rowcount != 1:
+    if not answer_pending(session, offer.id, status, now):
         raise OfferRefused(410, N_("This offer was answered already."))
     offer.status, offer.responded_at = status, now
 
@@ -112,18 +108,11 @@ def withdraw(session: Session, game_id: str, seat: int, now: datetime,
              keep: int | None = None) -> None:
     """End every pending offer of the seat (but ``keep``): a newer offer, or the seat was
     taken.  Their links answer 410 from now on; an invitation not yet sent is not sent."""
-    query = update(SeatOfferRow).where(SeatOfferRow.game_id == game_id,
-                                       SeatOfferRow.seat == seat,
-                                       SeatOfferRow.status == "pending")
-    if keep is not None:
-        query = query.where(SeatOfferRow.id != keep)
-    session.execute(query.values(status="withdrawn", responded_at=now))
+    withdraw_pending(session, game_id, seat, now, keep)
 
 
 def open_offers(session: Session, game_id: str, now: datetime) -> dict[int, SeatOfferRow]:
     """Per seat, its pending, unexpired offer (for the admin's game page)."""
-    rows = session.scalars(select(SeatOfferRow).where(
-        SeatOfferRow.game_id == game_id, SeatOfferRow.status == "pending")
-        .order_by(SeatOfferRow.id))
-    return {row.seat: row for row in rows if state_of(row, now) == "pending"}
+    return {row.seat: row for row in pending_offers(session, game_id)
+            if state_of(row, now) == "pending"}
 

@@ -10,17 +10,16 @@ import secrets
 from datetime import datetime
 from urllib.parse import urlparse
 
-from sqlalchemy import select, update
-from sqlalchemy.orm import Session
-
 from engine.text import phrase
 from service.application import quotas
 from service.core import row_links
 from service.core.refusals import Refusal
 from service.core.validation import one_address
 from service.mail import mailer
+from service.store.db import Session
 from service.store.events import utc
 from service.store.models import AccountRow, SignInTokenRow
+from service.store.organiser_accounts import account_by_address, use_sign_in_token
 from service.view.i18n import N_
 
 class LinkRefused(Refusal):
@@ -76,9 +75,7 @@ def redeem(session: Session, settings, token: str, now: datetime) -> tuple[Accou
     """Use the link up (a conditional UPDATE: of two simultaneous clicks one wins) and return
     the account, made on first use."""
     row = peek(session, settings, token, now)
-    used = session.execute(update(SignInTokenRow).where(
-        SignInTokenRow.id == row.id, SignInTokenRow.used_at.is_(None)).values(used_at=now))
-    if used.rowcount != 1:
+    if not use_sign_in_token(session, row.id, now):
         raise LinkRefused(410, N_("This sign-in link was used already; each link works once."))
     account = account_for(session, row.email, now)
     account.last_sign_in_at = now
@@ -86,7 +83,7 @@ def redeem(session: Session, settings, token: str, now: datetime) -> tuple[Accou
 
 
 def account_for(session: Session, address: str, now: datetime, name: str | None = None) -> AccountRow:
-    account = session.scalars(select(AccountRow).where(AccountRow.email == address)).first()
+    account = account_by_address(session, address)
     if account is None:
         account = AccountRow(email=address, name=name, created_at=now)
         session.add(account)

@@ -7,10 +7,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy.orm import Session
-
 from service.application import invitations
 from service.store import reliability
+from service.store.db import Session
 from service.store.models import AccountRow, InvitationRow, PendingGameRow
 
 

@@ -5,9 +5,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
-
 from engine import IllegalAction
 from engine.text import phrase
 from service.application.games import Owed, outbox_row
@@ -15,8 +12,10 @@ from service.core.validation import BadInput, bounded_text
 from service.store import events as store
 from service.store import preferences
 from service.store import webhooks
+from service.store.db import Session
 from service.store.loading import load
-from service.store.models import EventRow, SeatRow
+from service.store.seats import game_seats
+from service.store.table_talk import newest_messages
 
 MAX_TEXT = 2000
 RECENT = 20
@@ -64,12 +63,8 @@ def post_message(session: Session, game_id: str, seat: int, text: str, now: date
 
 def recent(session: Session, game_id: str, upto: int | None = None, limit: int = RECENT) -> list[dict]:
     """The newest messages (oldest first), as {seq, seat, name, text, at}."""
-    query = (select(EventRow).where(EventRow.game_id == game_id, EventRow.kind == "MessagePosted")
-             .order_by(EventRow.seq.desc()).limit(limit))
-    if upto is not None:
-        query = query.where(EventRow.seq <= upto)
-    events = list(session.scalars(query))
-    names = {s.seat: s.name for s in session.scalars(select(SeatRow).where(SeatRow.game_id == game_id))}
+    events = newest_messages(session, game_id, upto, limit)
+    names = {s.seat: s.name for s in game_seats(session, game_id)}
     return [{"seq": e.seq, "seat": e.payload.get("seat"), "name": names.get(e.payload.get("seat"), "?"),
              "text": e.payload.get("text", ""), "at": store.utc(e.recorded_at)}
             for e in reversed(events)]

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy.orm import Session
-
 from engine import IllegalAction
 from engine.text import phrase, term
 from service.application.games import Owed, outbox_row
 from service.store import events as store
 from service.store import timekeeping
 from service.store import webhooks
+from service.store.db import Session
 from service.store.loading import Loaded
 from service.store.models import SeatClockRow
 

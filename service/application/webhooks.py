@@ -11,12 +11,11 @@ import secrets
 from datetime import datetime
 from urllib.parse import urlsplit
 
-from sqlalchemy.orm import Session
-
 from engine import IllegalAction
 from engine.text import phrase
 from service.mail.webhook_guard import checked
 from service.store import webhooks as store
+from service.store.db import Session
 from service.store.loading import NotFound, game_row
 from service.store.models import WebhookRow
 

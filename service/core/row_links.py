@@ -7,10 +7,9 @@ used into its own refusal."""
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Callable
+from typing import Callable, Protocol
 
 from itsdangerous import BadSignature
-from sqlalchemy.orm import Session
 
 from service.core.tokens import nonce_matches, serializer, signed
 
@@ -24,12 +23,19 @@ INVITATION_LIFETIME = timedelta(days=7)
 SEAT_OFFER_LIFETIME = timedelta(days=7)
 
 
+class Rows(Protocol):
+    """What ``read`` needs of the caller's session (the store's unit of work): a row by its
+    primary key.  Named here, not imported: the core knows nothing of the store below it."""
+
+    def get(self, model, key): ...
+
+
 def token(secret_key: str, salt: str, row) -> str:
     """The link's text for ``row`` (a link of the kind ``salt`` names)."""
     return signed(secret_key, salt, [row.id, row.nonce])
 
 
-def read(session: Session, model, secret_key: str, salt: str, link: str,
+def read(session: Rows, model, secret_key: str, salt: str, link: str,
          refuse: Callable[[bool], Exception]):
     """The ``model`` row that ``link`` names, while the row's nonce is still the one the link
     was made with.  Otherwise raises ``refuse(forged)``, the caller's refusal: ``forged`` is

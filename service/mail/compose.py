@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import email.policy
 import hashlib
+from email.headerregistry import HeaderRegistry
 from email.message import EmailMessage
 from email.utils import format_datetime
 from functools import lru_cache
-
-from sqlalchemy.orm import object_session
 
 from engine.text import phrase, term
 from service.mail import headers as mail_headers
@@ -21,7 +20,8 @@ from service.view.i18n import N_
 from service.core.config import Settings
 from service.store.loading import Loaded
 from service.mail.message_ids import thread_root
-from service.store.mail_reads import DEADLINES
+from service.store import mail_reads
+from service.store.db import session_of
 from service.store.models import OutboxRow
 from service.store.organisers import organiser_of
 from service.view.presenter import seat_context, subject
@@ -29,38 +29,28 @@ from service.store.events import utc
 from service.store.timekeeping import describe_left, format_due, timeout_of, zone_of
 
 
-# ``email.policy.default``, but a header set as its source (``set_raw``: List-Unsubscribe,
-# folded by hand between its two URIs) is written as it was given, never refolded.
-MAIL_POLICY = email.policy.default.clone(refold_source="none")
-
-
-@lru_cache(maxsize=4096)
-def _header(name: str, value: str):
-    """The header object ``MAIL_POLICY`` stores for ``message[name] = value`` (a value no
-    header can carry raises, as the assignment does).
+class _ParsedOnce(HeaderRegistry):
+    """The header registry, parsing each distinct (name, value) once.
 
     Why kept: parsing a value through the header registry is the larger part of what setting
     a header costs, and the public path (``EmailMessage`` and ``send_message``) could not
     otherwise hold the worker's mail rate against a no-op task (``bench/mail.py``).  Most of
     a mail's headers recur from mail to mail: From, Auto-Submitted, a game's List-Id and
-    X-Chasqui-Game, an event's Date and Subject, a seat's To, Reply-To and thread.  The
-    documented way to reuse a parse: ``EmailPolicy.header_store_parse`` stores a value that
-    is already a header object of that name as it is, and header objects are immutable."""
-    return MAIL_POLICY.header_store_parse(name, value)[1]
+    X-Chasqui-Game, an event's Date and Subject, a seat's To, Reply-To and thread, and the
+    parts' Content-Type, Content-Transfer-Encoding and MIME-Version that ``set_content``
+    writes.  A policy's ``header_factory`` is the documented place to make header objects
+    (a ``HeaderRegistry``, whose ``__call__`` makes one), and header objects are immutable,
+    so one object serves every message that sets the same value."""
+
+    @lru_cache(maxsize=4096)
+    def __call__(self, name: str, value: str):
+        return super().__call__(name, value)
 
 
-class _Headers:
-    """A message that takes ``[name] = value`` as ``_header``'s object (and ``set_raw`` as
-    it is): what ``mailkit.add_headers`` is given."""
-
-    def __init__(self, message: EmailMessage):
-        self.message = message
-
-    def __setitem__(self, name: str, value: str) -> None:
-        self.message[name] = _header(name, value)
-
-    def set_raw(self, name: str, value: str) -> None:
-        self.message.set_raw(name, value)
+# ``email.policy.default`` with two changes: headers made by ``_ParsedOnce``, and a header
+# set as its source (``set_raw``: List-Unsubscribe, folded by hand between its two URIs)
+# written as it was given, never refolded.
+MAIL_POLICY = email.policy.default.clone(refold_source="none", header_factory=_ParsedOnce())
 
 
 def clock_lines(loaded: Loaded, row: OutboxRow, deadlines: dict | None = None,
@@ -76,13 +66,13 @@ def clock_lines(loaded: Loaded, row: OutboxRow, deadlines: dict | None = None,
     if row.kind.startswith("reminder"):
         lines["happened"] = phrase(N_("Reminder: your move is still open."))
     if deadlines is None or row.seat not in deadlines:
-        deadlines = deadlines_for(object_session(row), loaded, [row])
+        deadlines = deadlines_for(session_of(row), loaded, [row])
     due = deadlines.get(row.seat)
     if due is not None:
         due = utc(due)
         zone = (zones or {}).get((loaded.row.id, row.seat))
         if zone is None:
-            session = object_session(row)
+            session = session_of(row)
             zone = zone_of(session, loaded.row.id, row.seat) if session else "UTC"
         lines["deadline"] = _deadline_line(due, zone, language, utc(row.created_at))
     return lines
@@ -120,9 +110,8 @@ def deadlines_for(session, loaded: Loaded, rows) -> dict:
     if not keys:
         return {}
     found: dict = {}
-    for seat, key, kind, due in session.execute(DEADLINES, {
-            "game_id": loaded.row.id, "seats": sorted(keys),
-            "keys": sorted(set(keys.values()))}):
+    for seat, key, kind, due in mail_reads.open_deadlines(
+            session, loaded.row.id, sorted(keys), sorted(set(keys.values()))):
         if keys.get(seat) == key:
             found.setdefault(seat, timeout_of(kind, due))
     return {seat: found.get(seat) for seat in keys}
@@ -130,7 +119,7 @@ def deadlines_for(session, loaded: Loaded, rows) -> dict:
 
 def _organiser(loaded: Loaded, row: OutboxRow):
     """The game's organiser, looked up only for the rare mails that say who acted."""
-    session = object_session(row)
+    session = session_of(row)
     if row.kind not in BY_ADMIN_KINDS or session is None:
         return None
     return organiser_of(session, loaded.row.id)
@@ -165,24 +154,23 @@ def build_message(settings: Settings, loaded: Loaded, row: OutboxRow,
     extra = mailkit.extra_context(settings, loaded, row, language)
     context.update(extra)
     message = EmailMessage(policy=MAIL_POLICY)
-    headers = _Headers(message)
-    headers["Subject"] = mail_headers.one_line(subject(loaded, language))
-    headers["From"] = settings.mail_from
-    headers["To"] = mail_headers.recipient(loaded.seats[row.seat].name, row.to_addr)
-    headers["Message-ID"] = row.message_id
-    headers["Date"] = _date(utc(row.created_at))
-    headers["Auto-Submitted"] = "auto-generated"  # RFC 3834: auto-responders stay quiet
+    message["Subject"] = mail_headers.one_line(subject(loaded, language))
+    message["From"] = settings.mail_from
+    message["To"] = mail_headers.recipient(loaded.seats[row.seat].name, row.to_addr)
+    message["Message-ID"] = row.message_id
+    message["Date"] = _date(utc(row.created_at))
+    message["Auto-Submitted"] = "auto-generated"  # RFC 3834: auto-responders stay quiet
     root = thread_root(loaded.row.id, row.seat, settings.mail_domain)
     if row.message_id != root:
-        headers["In-Reply-To"] = root
-        headers["References"] = root
-    headers["X-Chasqui-Game"] = loaded.row.id
-    mailkit.add_headers(headers, settings, loaded, row, language, extra)
+        message["In-Reply-To"] = root
+        message["References"] = root
+    message["X-Chasqui-Game"] = loaded.row.id
+    mailkit.add_headers(message, settings, loaded, row, language, extra)
     with mailkit.locale(language):
         message.set_content(render("mail/turn.txt", context, language))
         message.add_alternative(render("mail/turn.html", context, language),
                                 subtype="html")  # inline styles
-    headers["Content-Language"] = mailkit.content_language(language)  # after the parts
+    message["Content-Language"] = mailkit.content_language(language)  # after the parts
     # A fixed boundary: left to the email package it is random, and a re-sent mail must be
     # byte-identical to the first (receivers dedupe on Message-ID; audits compare bytes).
     message.set_boundary(boundary_for(row.message_id))

@@ -28,18 +28,14 @@ import queue
 import threading
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
-from sqlalchemy.exc import OperationalError
-from sqlalchemy.orm.attributes import set_committed_value
-
 from service.mail import kit as mailkit
 from service.store import mail_reads
-from service.store.db import Database
+from service.store.db import Database, DatabaseFailure
 from service.mail.headers import Unmailable
 from service.core.refusals import Conflict
 from service.store.loading import load
 from service.mail.compose import build_message, deadlines_for
-from service.store.models import OutboxRow, SeatClockRow
+from service.store.models import OutboxRow
 from service.mail.transport import LocalMailbox, PermanentFailure, SmtpTransport, TemporaryFailure
 
 log = logging.getLogger(__name__)
@@ -82,19 +78,18 @@ def guarded(db: Database, model, row_id: int, now: datetime, attempt_delivery) -
     """``attempt_delivery()``, whose transaction a failure of its own row's has undone; that
     failure is then recorded on the row in a transaction of its own (``fault``).  A race lost
     to another writer (``Conflict``) is no fault of the row: it stays as it was; nor is a
-    database that fails (``OperationalError``: a lost connection), which is raised."""
+    database that fails (``DatabaseFailure``: a lost connection), which is raised."""
     try:
         return attempt_delivery()
     except Conflict:
         log.info("%s %s lost a race with another writer; left for the sweep", model.__name__,
                  row_id)
         return "pending"
-    except OperationalError:
+    except DatabaseFailure:
         raise
     except Exception as error:  # noqa: BLE001 - one row's failure must not stop the rest
         with db.unit_of_work() as session:
-            row = session.scalars(select(model).where(model.id == row_id)
-                                  .with_for_update(skip_locked=True)).first()
+            row = mail_reads.lock_for_delivery(session, model, row_id)
             if row is None or row.status != "pending":
                 log.exception("%s %s failed", model.__name__, row_id)
                 return "locked-or-missing" if row is None else row.status
@@ -119,21 +114,14 @@ def fault(row, error: BaseException, now: datetime) -> str:
 
 def _deliver(db: Database, settings, outbox_id: int, now: datetime, transport) -> str:
     with db.unit_of_work() as session:
-        row = session.scalars(
-            select(OutboxRow).where(OutboxRow.id == outbox_id).with_for_update(skip_locked=True)
-        ).first()
+        row = mail_reads.lock_for_delivery(session, OutboxRow, outbox_id)
         if row is None:
             return "locked-or-missing"
         if row.status != "pending":
             return row.status
         loaded = load(session, row.game_id, upto=row.seq)
-        siblings = [] if row.kind == "digest" else list(session.scalars(
-            select(OutboxRow)
-            .where(OutboxRow.game_id == row.game_id, OutboxRow.seq == row.seq,
-                   OutboxRow.id != row.id, OutboxRow.status == "pending",
-                   OutboxRow.kind != "digest", OutboxRow.next_attempt_at <= now)
-            .order_by(OutboxRow.id).limit(BATCH_LIMIT)
-            .with_for_update(skip_locked=True)))
+        siblings = ([] if row.kind == "digest"
+                    else mail_reads.lock_due_siblings(session, row, now, BATCH_LIMIT))
         withdrawn = withdrawn_reminders(session, loaded, [row, *siblings])
         if row in withdrawn:
             return row.status
@@ -186,9 +174,8 @@ def withdrawn_reminders(session, loaded, rows: list[OutboxRow]) -> list[OutboxRo
     acting = game.to_act(state)
     then = {row.seat: game.decision_key(state, row.seat) for row in reminders
             if row.seat in acting}
-    now_open = {} if loaded.row.status != "active" else dict(session.execute(
-        select(SeatClockRow.seat, SeatClockRow.decision_key).where(
-            SeatClockRow.game_id == loaded.row.id, SeatClockRow.seat.in_(sorted(then)))).all())
+    now_open = ({} if loaded.row.status != "active"
+                else mail_reads.open_decision_keys(session, loaded.row.id, sorted(then)))
     withdrawn = [row for row in reminders
                  if row.seat not in then or now_open.get(row.seat) != then[row.seat]]
     for row in withdrawn:
@@ -250,7 +237,7 @@ def record(row, outcome: Exception | None, now: datetime, own_attempt: bool = Tr
 
 def _sent(row, now: datetime) -> tuple:
     """What a send the relay took writes on its row: (column, value) pairs (``record``, and
-    ``_write_sent`` for a batch, whose UPDATE ``mail_reads.MARK_SENT`` writes the same)."""
+    ``_write_sent`` for a batch, whose UPDATE ``mail_reads.mark_sent`` writes the same)."""
     return (("attempts", row.attempts + 1), ("status", "sent"), ("sent_at", now),
             ("last_error", None))
 
@@ -452,18 +439,17 @@ def _write_sent(session, rows: list[OutboxRow], now: datetime) -> None:
     plus one (read and locked in this transaction), "sent", ``now``, no error, as ``record``
     writes a send the relay took.  The rows' objects were left unchanged (``_noted``), so the
     flush has nothing to write for them; they are then given the written values as the
-    database's own (``set_committed_value``: no change for the flush).  As the
+    database's own (``mail_reads.as_written``: no change for the flush).  As the
     flush would (``StaleDataError``), a row the UPDATE did not find fails the batch, which then
     commits nothing."""
     if not rows:
         return
     ids = [row.id for row in rows]
-    marked = session.execute(mail_reads.MARK_SENT, {"ids": ids, "now": now}).rowcount
+    marked = mail_reads.mark_sent(session, ids, now)
     if marked != len(rows):
         raise RuntimeError(f"outbox: {len(rows)} rows sent, {marked} marked")
     for row in rows:
-        for name, value in _sent(row, now):
-            set_committed_value(row, name, value)
+        mail_reads.as_written(row, _sent(row, now))
 
 
 def due_ids(db: Database, now: datetime, grace: timedelta = timedelta(seconds=60),
@@ -471,7 +457,4 @@ def due_ids(db: Database, now: datetime, grace: timedelta = timedelta(seconds=60
     """Rows still owed whose time has come: the sweep that makes a lost task harmless.
     The grace keeps the sweep from racing the task that was queued right after commit."""
     with db.reading() as session:
-        return list(session.scalars(
-            select(OutboxRow.id)
-            .where(OutboxRow.status == "pending", OutboxRow.next_attempt_at <= now - grace)
-            .order_by(OutboxRow.id).limit(limit)))
+        return mail_reads.owed_ids(session, OutboxRow, now - grace, limit)

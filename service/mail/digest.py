@@ -13,18 +13,15 @@ from email.message import EmailMessage
 from email.utils import format_datetime
 
 from flask import render_template
-from sqlalchemy import func, select
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, object_session
 
 from service.mail import headers as mail_headers
 from service.mail import kinds
 
-from service.store import preferences
-from service.store.db import Database
+from service.store import digests, preferences
+from service.store.db import Database, Session, session_of
 from service.store.loading import NotFound, load
 from service.view.i18n import translate
-from service.store.models import DigestRow, EventRow, MailPreferenceRow, OutboxRow, SeatRow
+from service.store.models import DigestRow, EventRow, OutboxRow
 from service.view.presenter import seat_context
 from service.store.events import utc
 
@@ -62,14 +59,6 @@ def seat_games(session: Session, address: str) -> list[dict]:
     return out
 
 
-def _digest_addresses(session: Session) -> list[str]:
-    return sorted(set(session.scalars(
-        select(func.lower(SeatRow.email))
-        .join(MailPreferenceRow, (MailPreferenceRow.game_id == SeatRow.game_id)
-              & (MailPreferenceRow.seat == SeatRow.seat))
-        .where(MailPreferenceRow.mode == "digest"))))
-
-
 def digest_message_id(address: str, day: str, domain: str) -> str:
     return f"<digest.{day}.{hashlib.sha256(address.encode()).hexdigest()[:20]}@{domain}>"
 
@@ -80,7 +69,7 @@ def plan(db: Database, now: datetime, domain: str) -> list[int]:
     day = utc(now).date().isoformat()
     ids: list[int] = []
     with db.reading() as session:
-        addresses = _digest_addresses(session)
+        addresses = digests.digest_addresses(session)
     for address in addresses:
         try:
             outbox_id = _plan_one(db, address, day, now, domain)
@@ -107,24 +96,17 @@ def _plan_one(db: Database, address: str, day: str, now: datetime, domain: str) 
                         seq=first["seq"], to_addr=address, status="pending", attempts=0,
                         next_attempt_at=now, created_at=now,
                         message_id=digest_message_id(address, day, domain))
-        try:
-            with session.begin_nested():
-                session.add(row)
-                session.flush()
-                session.add(DigestRow(address=address, day=day, outbox_id=row.id, created_at=now,
-                                      games=[{"game_id": g["game_id"], "seat": g["seat"],
-                                              "seq": g["seq"]} for g in games]))
-                session.flush()
-        except IntegrityError:  # another beat wrote it first
-            return None
+        listed = [{"game_id": g["game_id"], "seat": g["seat"], "seq": g["seq"]} for g in games]
+        if not digests.add_digest(session, row, address, day, now, listed):
+            return None  # another beat wrote it first
         return row.id
 
 
 def build_digest(settings, row: OutboxRow, language: str) -> EmailMessage:
     """The digest mail of an outbox row: each listed game at the seq it had when planned."""
     from service.mail import kit as mailkit
-    session = object_session(row)
-    digest = session.scalars(select(DigestRow).where(DigestRow.outbox_id == row.id)).first()
+    session = session_of(row)
+    digest = digests.digest_of(session, row.id)
     entries = []
     for item in (digest.games if digest is not None else []):
         loaded = load(session, item["game_id"], upto=item["seq"])

@@ -15,12 +15,10 @@ import css_inline
 from flask import current_app
 from flask_babel import force_locale, get_translations
 from jinja2 import Environment
-from sqlalchemy import select
-from sqlalchemy.orm import object_session
 
-from service.store import preferences
-from service.store.mail_reads import LANGUAGES
-from service.store.models import InboundMailRow, SeatRow
+from service.store import mail_reads, preferences
+from service.store.db import session_of
+from service.store.models import SeatRow
 from service.core.tokens import spectate_token
 from service.view.i18n import CONTENT_LANGUAGE, translate
 from service.mail.reply_address import reply_address
@@ -29,7 +27,7 @@ _INLINER = css_inline.CSSInliner(keep_style_tags=False, load_remote_stylesheets=
 
 
 def language_for(row) -> str:
-    session = object_session(row)
+    session = session_of(row)
     if session is None or row.seat is None:
         return preferences.DEFAULT_LANGUAGE
     return preferences.language_of(session, row.game_id, row.seat)
@@ -55,8 +53,8 @@ def languages_for(session, rows, zones: dict | None = None,
                         for seat in seats.values() if seat is not None})
     own: dict = {}
     chosen: list[tuple] = []  # (updated_at, address, language) of the addresses' choices
-    for kind, game_id, seat, language, zone, updated_at, address in session.execute(
-            LANGUAGES, {"keys": sorted(keys), "addresses": addresses}):
+    for kind, game_id, seat, language, zone, updated_at, address in mail_reads.language_choices(
+            session, sorted(keys), addresses):
         if kind == 0:
             own[(game_id, seat)] = language
             if zones is not None and zone:
@@ -160,12 +158,6 @@ def message_at(loaded, seq: int) -> dict | None:
     return None
 
 
-def reply_detail(session, outbox_id: int) -> str:
-    """What a reply_ok / reply_error mail says (the move's label, or the error)."""
-    return session.scalars(select(InboundMailRow.detail)
-                           .where(InboundMailRow.reply_outbox_id == outbox_id)).first() or ""
-
-
 def extra_context(settings, loaded, row, language: str) -> dict:
     context = links(settings, loaded, row.seat, row.to_addr)
     context["language"] = language
@@ -175,8 +167,8 @@ def extra_context(settings, loaded, row, language: str) -> dict:
     if row.kind == "talk":
         context["talk"] = message_at(loaded, row.seq)
     if row.kind in ("reply_ok", "reply_error"):
-        session = object_session(row)
-        detail = reply_detail(session, row.id) if session is not None else ""
+        session = session_of(row)
+        detail = mail_reads.reply_detail(session, row.id) if session is not None else ""
         context["reply_detail"] = translate(language, detail) if row.kind == "reply_ok" else detail
     if row.seat is not None:
         context["reply_to"] = reply_to(settings, loaded, row.seat)
@@ -196,7 +188,7 @@ def add_headers(message, settings, loaded, row, language: str,
                 context: dict | None = None) -> None:
     """Reply-To (a reply makes a move or talks to the table), the seq the mail shows (so a
     reply can be checked for staleness), RFC 2369/8058 unsubscribe headers.  ``message``: an
-    an ``EmailMessage`` (or anything that takes ``[name] =`` and ``set_raw``).
+    ``EmailMessage`` (or anything that takes ``[name] =`` and ``set_raw``).
     ``context``: this row's ``extra_context``, whose signed links are reused (not re-signed)."""
     if row.seat is not None:
         if context is not None and "reply_to" in context:

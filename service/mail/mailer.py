@@ -21,8 +21,6 @@ from urllib.parse import urlsplit
 
 from flask import render_template
 from flask_babel import force_locale
-from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 from engine import GAMES
 from engine.text import counted, phrase
@@ -31,11 +29,12 @@ from service.core import row_links
 from service.mail import kinds
 from service.mail import seat_offer_mail
 from service.core.config import Settings
-from service.store.db import Database
+from service.store import mail_reads, webhooks
+from service.store.db import Database, Session
 from service.mail.headers import one_address, one_line, recipient
 from service.mail.delivery import guarded, send_and_record, transport_for
 from service.store.models import (AccountMailRow, GameRow, InvitationRow, PendingGameRow,
-                                  SignInTokenRow, WebhookDeliveryRow, WebhookRow)
+                                  SignInTokenRow, WebhookRow)
 from service.store.events import utc
 from service.store.timekeeping import stored_clock
 from service.core.pace import pace_label
@@ -93,8 +92,7 @@ def deliver(db: Database, settings: Settings, mail_id: int, now: datetime, trans
 
 def _deliver(db: Database, settings: Settings, mail_id: int, now: datetime, transport) -> str:
     with db.unit_of_work() as session:
-        row = session.scalars(select(AccountMailRow).where(AccountMailRow.id == mail_id)
-                              .with_for_update(skip_locked=True)).first()
+        row = mail_reads.lock_for_delivery(session, AccountMailRow, mail_id)
         if row is None:
             return "locked-or-missing"
         if row.status != "pending":
@@ -109,11 +107,7 @@ def _deliver(db: Database, settings: Settings, mail_id: int, now: datetime, tran
 def due_ids(db: Database, now: datetime, grace: timedelta = timedelta(seconds=60),
             limit: int = 200) -> list[int]:
     with db.reading() as session:
-        return list(session.scalars(
-            select(AccountMailRow.id)
-            .where(AccountMailRow.status == "pending",
-                   AccountMailRow.next_attempt_at <= now - grace)
-            .order_by(AccountMailRow.id).limit(limit)))
+        return mail_reads.owed_ids(session, AccountMailRow, now - grace, limit)
 
 
 # --- messages ---------------------------------------------------------------------------------
@@ -179,7 +173,7 @@ def build_message(session: Session, settings: Settings, row: AccountMailRow) -> 
         game = session.get(GameRow, hook.game_id)
         context.update(game_id=game.id, game_name=game.game, style=hook.style,
                        host=urlsplit(hook.url).hostname or "?", failures=hook.failures,
-                       error=_last_error(session, hook.id))
+                       error=webhooks.last_post_error(session, hook.id))
         subject, template, name = (f"[Chasqui] Game {game.id}: a webhook was switched off",
                                    "webhook_off", "")
     elif row.kind in seat_offer_mail.MAIL_KINDS:  # a seat offered to a new player
@@ -225,14 +219,6 @@ def build_message(session: Session, settings: Settings, row: AccountMailRow) -> 
                                 subtype="html")
     message.set_boundary("=_chasqui_" + hashlib.sha256(row.message_id.encode()).hexdigest()[:32])
     return message
-
-
-def _last_error(session: Session, hook_id: int) -> str:
-    return session.scalars(select(WebhookDeliveryRow.last_error)
-                           .where(WebhookDeliveryRow.hook_id == hook_id,
-                                  WebhookDeliveryRow.last_error.is_not(None))
-                           .order_by(WebhookDeliveryRow.attempts.desc(),
-                                     WebhookDeliveryRow.id.desc())).first() or ""
 
 
 def _when(moment: datetime) -> str:

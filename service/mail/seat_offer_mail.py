@@ -3,15 +3,14 @@ player in the seat (when the seat is offered, when it is taken).  The notices ca
 view: the game, the seat, who offered it, to whom."""
 from __future__ import annotations
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
-
 from engine import GAMES
 from service.core import row_links
 from engine.text import render
+from service.store.db import Session
 from service.store.events import utc
-from service.store.models import GameRow, SeatOfferRow, SeatRow
+from service.store.models import GameRow, SeatOfferRow
 from service.store.organisers import organiser_of
+from service.store.seats import game_seats
 from service.view.actors import actor_name, opening
 
 INVITE, OFFERED, TAKEN = "seat_invite", "seat_offered", "seat_taken"
@@ -27,8 +26,7 @@ def mail_parts(session: Session, settings, kind: str, offer_id: int) -> dict | N
         return None
     game = session.get(GameRow, offer.game_id)
     title = GAMES[game.game].title if game.game in GAMES else game.game
-    players = [s.name for s in session.scalars(select(SeatRow).where(
-        SeatRow.game_id == offer.game_id).order_by(SeatRow.seat))]
+    players = [s.name for s in game_seats(session, offer.game_id)]
     by = actor_name(offer.offered_by, players, organiser_of(session, offer.game_id))
     context = {"offer": offer, "game_id": offer.game_id, "title": title, "players": players,
                "by": opening(by), "by_inline": by, "kind": kind,

@@ -8,8 +8,8 @@ from datetime import datetime
 from email.message import EmailMessage
 from urllib.parse import parse_qs, unquote, urlparse
 
-from sqlalchemy.orm import Session
-
+from service.store import mail_reads
+from service.store.db import Session
 from service.store.models import LocalMailRow
 
 
@@ -108,7 +108,7 @@ class LocalMailbox:
     """Stores the message in the database (same transaction as marking the row sent)."""
 
     def send(self, message: EmailMessage, session: Session, now: datetime) -> None:
-        if session.query(LocalMailRow).filter_by(message_id=message["Message-ID"]).first():
+        if mail_reads.local_copy(session, message["Message-ID"]) is not None:
             return
         session.add(LocalMailRow(message_id=message["Message-ID"], to_addr=_address(message["To"]),
                                  subject=str(message["Subject"]), raw=message.as_string(),

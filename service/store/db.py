@@ -14,7 +14,7 @@ from typing import Iterator
 import orjson
 from sqlalchemy import create_engine, event, exc
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+from sqlalchemy.orm import DeclarativeBase, Session, object_session, sessionmaker
 
 from service.core.refusals import Conflict
 
@@ -23,6 +23,19 @@ ROOT = Path(__file__).resolve().parents[2]
 
 class Base(DeclarativeBase):
     pass
+
+
+# The rooms above the store never import SQLAlchemy: they hold a ``Session`` (the unit of
+# work: ``add``, ``add_all``, ``flush``, ``get`` and the models' attributes) and catch the
+# database's refusals under these names.  Every query is a function of a store module.
+Duplicate = exc.IntegrityError          # a unique key another writer (or an earlier try) holds
+DatabaseFailure = exc.OperationalError  # the database failed (a lost connection, a lock wait)
+
+
+def session_of(row) -> Session | None:
+    """The session a loaded row belongs to, so a function given only the row can read more in
+    the same transaction."""
+    return object_session(row)
 
 
 def make_engine(url: str, **options) -> Engine:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from sqlalchemy import or_, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -318,3 +318,9 @@ def verify_chain(game_id: str, events: list[Event]) -> ChainReport:
             return ChainReport(False, len(events), event.seq, "hash does not match content")
         prev = event.hash
     return ChainReport(True, len(events))
+
+
+def last_seq(session: Session, game_id: str) -> int | None:
+    """The seq of the game's newest stored event, as the log itself says (not the
+    ``games.head_seq`` projection); None for a game without events."""
+    return session.scalar(select(func.max(EventRow.seq)).where(EventRow.game_id == game_id))

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine import Game, get_game
@@ -18,6 +17,7 @@ from service.store.db import in_unit_of_work
 from service.store.events import Event, EventLog
 from service.store.history import created
 from service.store.models import GameRow, SeatRow
+from service.store.seats import game_seats
 
 
 class NotFound(Refusal, LookupError):
@@ -100,8 +100,7 @@ def load(session: Session, game_id: str, upto: int | None = None,
     ``seats``: the game's seat rows in seat order, when the caller has just read them."""
     row = game_row(session, game_id)
     if seats is None:
-        seats = list(session.scalars(
-            select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)))
+        seats = game_seats(session, game_id)
     write = snapshot_owed(session, upto)
     try:
         game = get_game(row.game)

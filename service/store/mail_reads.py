@@ -18,11 +18,19 @@ READ COMMITTED reading it with the lock rather than a moment later changes nothi
 shows: the events up to the row's seq, read afterwards, are fixed."""
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Iterable, TypeVar
+
 from sqlalchemy import (String, bindparam, cast, func, literal, null, select, true, tuple_,
                         union_all, update)
+from sqlalchemy.engine import Result
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from service.store.models import DeadlineRow, GameRow, MailPreferenceRow, OutboxRow, SeatRow
+from service.store.models import InboundMailRow, LocalMailRow, SeatClockRow
+
+Owed = TypeVar("Owed")  # a row of an outbox table (``models.Delivered``)
 
 
 class Batch:
@@ -98,3 +106,83 @@ MARK_SENT = (update(_OUTBOX)
              .where(_OUTBOX.c.id.in_(bindparam("ids", expanding=True)))
              .values(status="sent", attempts=_OUTBOX.c.attempts + 1,
                      sent_at=bindparam("now", type_=_OUTBOX.c.sent_at.type), last_error=None))
+
+
+# The delivering rooms' claims and reads, beside the batch's statements above: each a
+# function, so the mail room holds a session and no query.
+
+
+def lock_for_delivery(session: Session, model: type[Owed], row_id: int) -> Owed | None:
+    """The row ``row_id`` of an outbox table, locked for this delivery (``SKIP LOCKED``: a
+    row another worker holds is that worker's to send); None when it is gone or held."""
+    return session.scalars(select(model).where(model.id == row_id)
+                           .with_for_update(skip_locked=True)).first()
+
+
+def lock_due_siblings(session: Session, row: OutboxRow, now: datetime,
+                      limit: int) -> list[OutboxRow]:
+    """The other due game mails of ``row``'s game and seq (the other seats' mails of one
+    event) that no other worker holds, locked, in id order: one delivery sends them with
+    ``row``, from one replay."""
+    return list(session.scalars(
+        select(OutboxRow)
+        .where(OutboxRow.game_id == row.game_id, OutboxRow.seq == row.seq,
+               OutboxRow.id != row.id, OutboxRow.status == "pending",
+               OutboxRow.kind != "digest", OutboxRow.next_attempt_at <= now)
+        .order_by(OutboxRow.id).limit(limit)
+        .with_for_update(skip_locked=True)))
+
+
+def owed_ids(session: Session, model: type, due_by: datetime, limit: int) -> list[int]:
+    """The ids of an outbox table's rows still owed whose next attempt came by ``due_by``,
+    oldest first: what the sweep delivers when a task was lost or a backoff is over."""
+    return list(session.scalars(
+        select(model.id)
+        .where(model.status == "pending", model.next_attempt_at <= due_by)
+        .order_by(model.id).limit(limit)))
+
+
+def open_decision_keys(session: Session, game_id: str, seats: list[int]) -> dict[int, str]:
+    """{seat: the decision its clock holds open now} of ``seats``: a reminder queued for a
+    decision that has closed since is not sent."""
+    return dict(session.execute(select(SeatClockRow.seat, SeatClockRow.decision_key).where(
+        SeatClockRow.game_id == game_id, SeatClockRow.seat.in_(seats))).all())
+
+
+def open_deadlines(session: Session, game_id: str, seats: list[int], keys: list[str]) -> Result:
+    """Rows (seat, decision key, kind, due_at) of ``DEADLINES``: the alarms of ``seats``'
+    decisions ``keys``, from which a mail says when the move is due."""
+    return session.execute(DEADLINES, {"game_id": game_id, "seats": seats, "keys": keys})
+
+
+def language_choices(session: Session, keys: list[tuple[str, int]],
+                     addresses: list[str]) -> Result:
+    """Rows of ``LANGUAGES``: the seats' ``keys`` own preferences (language and time zone)
+    and every language their ``addresses`` chose in any game, in one round trip."""
+    return session.execute(LANGUAGES, {"keys": keys, "addresses": addresses})
+
+
+def reply_detail(session: Session, outbox_id: int) -> str:
+    """What a reply_ok / reply_error mail tells of the reply it answers (the move's label,
+    or the error); "" when no reply names it."""
+    return session.scalars(select(InboundMailRow.detail)
+                           .where(InboundMailRow.reply_outbox_id == outbox_id)).first() or ""
+
+
+def mark_sent(session: Session, ids: list[int], now: datetime) -> int:
+    """``MARK_SENT`` the rows ``ids`` a batch sent at ``now``; how many rows it found."""
+    return session.execute(MARK_SENT, {"ids": ids, "now": now}).rowcount
+
+
+def as_written(row, values: Iterable[tuple[str, object]]) -> None:
+    """Give ``row`` the (column, value) pairs a statement of its own (``mark_sent``) wrote
+    as the database's values (``set_committed_value``): the object shows them and the flush
+    has nothing to write for them."""
+    for name, value in values:
+        set_committed_value(row, name, value)
+
+
+def local_copy(session: Session, message_id: str) -> LocalMailRow | None:
+    """The local mailbox's copy of the mail ``message_id``, if it holds one already: a mail
+    sent again after a crash is kept once."""
+    return session.query(LocalMailRow).filter_by(message_id=message_id).first()

@@ -35,3 +35,19 @@ def organiser_of(session: Session, game_id: str) -> Organiser | None:
     admin_ids = session.scalars(select(AdminRow.id).where(AdminRow.email == email))
     actors = {f"organiser:{account_id}", f"admin:{email}", *(f"admin:{i}" for i in admin_ids)}
     return Organiser(name=name, email=email, actors=frozenset(actors))
+
+
+def organised_games(session: Session, account_id: int, limit: int = 200) -> list[PendingGameRow]:
+    """The games an account organised (their invitations, open or done), the newest first:
+    the organiser's home page."""
+    return list(session.scalars(select(PendingGameRow).where(
+        PendingGameRow.organiser_id == account_id)
+        .order_by(PendingGameRow.created_at.desc()).limit(limit)))
+
+
+def newest_pending_of(session: Session, email: str) -> PendingGameRow | None:
+    """The newest game the account of ``email`` set up (the demo's, for its links again)."""
+    return session.scalars(
+        select(PendingGameRow).join(AccountRow, AccountRow.id == PendingGameRow.organiser_id)
+        .where(AccountRow.email == email)
+        .order_by(PendingGameRow.created_at.desc(), PendingGameRow.id.desc()).limit(1)).first()

@@ -577,3 +577,13 @@ def table(session: Session, loaded, now: datetime, zone: str = "UTC",
 
 def _hours(seconds: int) -> str:
     return f"{(seconds or 0) / 3600:.0f} h"
+
+
+def other_pending_alarms(session: Session, deadline: DeadlineRow) -> bool:
+    """Whether the deadline's decision has pending rows besides this one: rows that code from
+    before one row per decision wrote for each reminder and the timeout, which fire by
+    themselves."""
+    return session.scalar(select(DeadlineRow.id).where(
+        DeadlineRow.game_id == deadline.game_id, DeadlineRow.seat == deadline.seat,
+        DeadlineRow.decision_key == deadline.decision_key, DeadlineRow.status == "pending",
+        DeadlineRow.id != deadline.id).limit(1)) is not None

@@ -14,6 +14,7 @@ from sqlalchemy import insert, literal, select, update
 from sqlalchemy.orm import Session
 
 from service.store.models import GameRow, WebhookDeliveryRow, WebhookPolicyRow, WebhookRow
+from service.store.models import AccountRow, AdminRow, GameAdminRow, PendingGameRow
 
 STYLES = ("discord", "slack", "matrix", "json")
 # What a post tells of; "talk" goes only to the hooks that asked for table talk.
@@ -96,12 +97,13 @@ def set_players_may_add(session: Session, game_id: str, allowed: bool, now: date
     session.flush()
 
 
-def lock_post(session: Session, post_id: int) -> WebhookDeliveryRow | None:
-    """The row, locked for this delivery (``SKIP LOCKED``: one another worker holds is
-    theirs); None when it is gone or held."""
+def lock_post(session: Session, post_id: int, wait: bool = False) -> WebhookDeliveryRow | None:
+    """The row, locked for this delivery; None when it is gone, or held by another worker
+    (``SKIP LOCKED``: that worker is claiming it).  ``wait``: wait for the lock instead, as
+    recording a claimed post's outcome must (another worker holds the row only briefly)."""
     return session.scalars(select(WebhookDeliveryRow)
                            .where(WebhookDeliveryRow.id == post_id)
-                           .with_for_update(skip_locked=True)).first()
+                           .with_for_update(skip_locked=not wait)).first()
 
 
 def due_ids(session: Session, now: datetime, grace: timedelta = timedelta(seconds=60),
@@ -113,3 +115,35 @@ def due_ids(session: Session, now: datetime, grace: timedelta = timedelta(second
         .where(WebhookDeliveryRow.status == "pending",
                WebhookDeliveryRow.next_attempt_at <= now - grace)
         .order_by(WebhookDeliveryRow.id).limit(limit)))
+
+
+def cancel_owed_posts(session: Session, hook_id: int, reason: str) -> None:
+    """The hook's posts still owed cancelled, ``reason`` on each (its delivery switched the
+    hook off): the rows already in the session show it too."""
+    session.execute(update(WebhookDeliveryRow)
+                    .where(WebhookDeliveryRow.hook_id == hook_id,
+                           WebhookDeliveryRow.status == "pending")
+                    .values(status="cancelled", last_error=reason)
+                    .execution_options(synchronize_session="fetch"))
+
+
+def last_post_error(session: Session, hook_id: int) -> str:
+    """The error of the hook's post that failed most often (the newest of those): what the
+    mail telling of a hook switched off quotes; "" when none failed."""
+    return session.scalars(select(WebhookDeliveryRow.last_error)
+                           .where(WebhookDeliveryRow.hook_id == hook_id,
+                                  WebhookDeliveryRow.last_error.is_not(None))
+                           .order_by(WebhookDeliveryRow.attempts.desc(),
+                                     WebhookDeliveryRow.id.desc())).first() or ""
+
+
+def told_of_switch_off(session: Session, game_id: str) -> list[str]:
+    """Who is told of a hook switched off: the game's organiser, else its game admins."""
+    organiser = session.scalars(
+        select(AccountRow.email).join(PendingGameRow, PendingGameRow.organiser_id == AccountRow.id)
+        .where(PendingGameRow.game_id == game_id)).first()
+    if organiser:
+        return [organiser]
+    return list(session.scalars(
+        select(AdminRow.email).join(GameAdminRow, GameAdminRow.admin_id == AdminRow.id)
+        .where(GameAdminRow.game_id == game_id).order_by(AdminRow.id)))

@@ -17,12 +17,12 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from sqlalchemy.orm import Session
 
 from engine.text import phrase, term
 from service.core.config import Settings
 from service.core.tokens import spectate_token
 from service.store import private_feeds
+from service.store.db import Session
 from service.store.events import utc
 from service.store.history import REVEAL_EVENT
 from service.store.loading import Loaded, NotFound, load

@@ -20,7 +20,7 @@ from service.web.extensions import csrf, services
 from service.web.errors import json_errors
 from service.store.loading import load
 from service.store.organisers import organiser_of
-from service.store.models import GameRow
+from service.store.game_lists import admin_games
 
 bp = Blueprint("admin_api", __name__, url_prefix="/admin/api")
 
@@ -83,12 +83,8 @@ def games():
     status, game = request.args.get("status", ""), request.args.get("game", "")
     svc = services()
     with svc.db.reading() as session:
-        query = auth.visible_games(session, g.admin)
-        if status in STATUSES:
-            query = query.where(GameRow.status == status)
-        if game in GAMES:
-            query = query.where(GameRow.game == game)
-        rows = list(session.scalars(query.order_by(GameRow.updated_at.desc()).limit(LIST_LIMIT)))
+        rows = admin_games(session, auth.visible_ids(g.admin), LIST_LIMIT,
+                           status if status in STATUSES else "", game if game in GAMES else "")
         result = []
         for row in rows:
             loaded = load(session, row.id)

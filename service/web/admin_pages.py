@@ -7,14 +7,12 @@ Bad input is a 4xx page and changes nothing; a done command redirects (303) to t
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from functools import wraps
 from urllib.parse import urlparse
 
 from flask import (Blueprint, Response, abort, flash, g, redirect, render_template, request,
                    url_for)
 from flask_babel import gettext as _
-from sqlalchemy import func, select
 from werkzeug.exceptions import NotFound as HTTPNotFound
 
 from engine import GAMES, IllegalAction
@@ -35,7 +33,9 @@ from service.store.loading import NotFound, load
 from service.store.history import REWIND_EVENTS
 from service.view.i18n import N_
 from service.store.organisers import organiser_of
-from service.store.models import GameRow, OutboxRow
+from service.store.game_lists import admin_games
+from service.store.seats import game_seats
+from service.store.mail_status import mail_status
 from service.view.presenter import seat_context
 from service.store.events import Conflict
 from service.core.validation import BadInput, json_document
@@ -115,7 +115,7 @@ def outside_the_game(view):
     @wraps(view)
     def wrapper(game_id: str, *args, **kwargs):
         with services().db.reading() as session:
-            g.admin.check_outside(auth.seats_of(session, game_id))
+            g.admin.check_outside(game_seats(session, game_id))
         return view(game_id, *args, **kwargs)
     return wrapper
 
@@ -222,14 +222,9 @@ def dashboard():
     query = request.args.get("q", "").strip()
     rows = []
     with svc.db.reading() as session:
-        select_games = auth.visible_games(session, g.admin)
-        if status in STATUSES:
-            select_games = select_games.where(GameRow.status == status)
-        if game in GAMES:
-            select_games = select_games.where(GameRow.game == game)
-        if query:
-            select_games = select_games.where(GameRow.id.startswith(query, autoescape=True))
-        games = list(session.scalars(select_games.order_by(GameRow.updated_at.desc()).limit(LIST_LIMIT)))
+        games = admin_games(session, auth.visible_ids(g.admin), LIST_LIMIT,
+                            status=status if status in STATUSES else "",
+                            game=game if game in GAMES else "", id_prefix=query)
         for row in games:
             loaded = load(session, row.id)
             to_act = loaded.game.to_act(loaded.state) if row.status == "active" else []
@@ -292,20 +287,6 @@ def described(loaded, index: int, reveal: bool) -> dict:
         return reasoned(term(words))
     return phrase("{kind} {payload}", kind=event.kind, payload=canonical_json(
         {k: v for k, v in p.items() if k != "schema_version"}))
-
-
-def mail_status(session, game_id: str) -> dict[int | None, dict]:
-    """Per seat: counts by status and the latest rows (sent, bounced, pending with attempts)."""
-    summary: dict[int | None, dict] = defaultdict(lambda: {"counts": {}, "latest": []})
-    for seat, status, count in session.execute(
-            select(OutboxRow.seat, OutboxRow.status, func.count())
-            .where(OutboxRow.game_id == game_id).group_by(OutboxRow.seat, OutboxRow.status)):
-        summary[seat]["counts"][status] = count
-    for row in session.scalars(select(OutboxRow).where(OutboxRow.game_id == game_id)
-                               .order_by(OutboxRow.id.desc()).limit(200)):
-        if len(summary[row.seat]["latest"]) < 5:
-            summary[row.seat]["latest"].append(row)
-    return dict(summary)
 
 
 @bp.get("/games/<game_id>")

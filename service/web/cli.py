@@ -11,7 +11,6 @@ import sys
 
 import click
 from flask.cli import AppGroup
-from sqlalchemy import select
 
 from engine import GAMES
 from service.store import fairness
@@ -19,6 +18,7 @@ from service.store import fairness
 from service.store import events as store
 from service.web.extensions import services
 from service.mail.delivery import due_ids
+from service.store.game_lists import all_game_ids, any_game_made
 from service.store.models import GameRow
 from service.store.events import verify_chain
 
@@ -48,14 +48,12 @@ def demo(game: str, if_empty: bool, accept: bool):
     mail lands in the local mailbox.  Prints the play links (or, with --no-accept, the
     invitation links)."""
     from service.application.demo import DEMO_PLAYERS, create_demo
-    from service.store.models import PendingGameRow
 
     svc = services()
     if if_empty:
         with svc.db.reading() as session:
-            first = (session.scalars(select(GameRow.id).limit(1)).first()
-                     or session.scalars(select(PendingGameRow.id).limit(1)).first())
-        if first is not None:
+            made = any_game_made(session)
+        if made:
             click.echo("games exist already; no new demo was made")
             print_demo_links(svc)
             return
@@ -134,7 +132,7 @@ def verify(game_id: str | None):
         if game_id is not None and session.get(GameRow, game_id) is None:
             click.echo(f"{game_id}: no such game", err=True)
             sys.exit(2)
-        ids = [game_id] if game_id else list(session.scalars(select(GameRow.id).order_by(GameRow.id)))
+        ids = [game_id] if game_id else all_game_ids(session)
         for gid in ids:
             report = verify_chain(gid, store.load(session, gid))
             status = "ok" if report.ok else f"BROKEN at seq {report.broken_at}: {report.reason}"
@@ -189,14 +187,16 @@ def each_row(what: str, ids: list[int], deliver_one) -> None:
 @group.command("sweep-deadlines")
 def sweep_deadlines_command():
     """Fire due reminders and timeouts (what the beat task does every minute)."""
-    click.echo(f"fired deadlines; {fire_deadlines(services())} mails queued")
+    owed = fire_deadlines(services())
+    click.echo(f"fired deadlines; mails queued: {len(owed.mail)}, webhook posts queued: {len(owed.posts)}")
 
 
-def fire_deadlines(svc) -> int:
+def fire_deadlines(svc):
+    """Fire the due deadlines and dispatch what they owe; returns that ``Owed``."""
     from service.application import deadlines
     owed = deadlines.sweep(svc.db, svc.clock(), svc.settings.mail_domain)
     svc.dispatch_owed(owed)
-    return len(owed.mail) + len(owed.posts)
+    return owed
 
 
 def send_digests(svc) -> int:

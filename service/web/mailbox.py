@@ -11,11 +11,10 @@ from __future__ import annotations
 import re
 
 from flask import Blueprint, abort, render_template, request
-from sqlalchemy import func, select
 
 from service.mail.preview import read_stored
 from service.web.extensions import services
-from service.store.models import AccountMailRow, LocalMailRow, OutboxRow
+from service.store.local_mailbox import stored_mail, stored_mails
 
 bp = Blueprint("mailbox", __name__, url_prefix="/mailbox")
 
@@ -34,30 +33,18 @@ def preview(html: str) -> str:
     return html[:at] + OPEN_LINKS_OUTSIDE + html[at:]
 
 
-def _with_kind():
-    """Stored mails with their kind: the subject of a game's mail is the same for every mail of
-    the game, so the kind is what tells a turn from table talk.  The kind is the outbox row's
-    that sent the mail (both outboxes' Message-IDs are unique); None for a mail of neither."""
-    return (select(LocalMailRow, func.coalesce(OutboxRow.kind, AccountMailRow.kind))
-            .outerjoin(OutboxRow, OutboxRow.message_id == LocalMailRow.message_id)
-            .outerjoin(AccountMailRow, AccountMailRow.message_id == LocalMailRow.message_id))
-
-
 @bp.get("/")
 def inbox():
     to = request.args.get("to")
     with services().db.reading() as session:
-        query = _with_kind().order_by(LocalMailRow.id.desc()).limit(200)
-        if to:
-            query = query.where(LocalMailRow.to_addr == to)
-        mails = [{"row": row, "kind": kind} for row, kind in session.execute(query)]
+        mails = [{"row": row, "kind": kind} for row, kind in stored_mails(session, to)]
     return render_template("pages/mailbox.html", mails=mails, to=to)
 
 
 @bp.get("/<int:mail_id>")
 def show(mail_id: int):
     with services().db.reading() as session:
-        found = session.execute(_with_kind().where(LocalMailRow.id == mail_id)).first()
+        found = stored_mail(session, mail_id)
     if found is None:
         abort(404)
     row, kind = found

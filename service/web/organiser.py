@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
-from sqlalchemy import select
 
 from engine import GAMES, IllegalAction
 from engine.text import phrase, term
@@ -19,7 +18,8 @@ from service.web.extensions import own_limit, services
 from service.web.errors import told
 from service.web.channel import organiser_channel
 from service.view.i18n import N_
-from service.store.models import AccountRow, PendingGameRow
+from service.store.models import AccountRow
+from service.store.organisers import organised_games
 from service.store.timekeeping import POLICIES, ClockSettings
 from service.core.pace import PACES
 
@@ -62,11 +62,8 @@ def home():
     svc = services()
     now = svc.clock()
     with svc.db.reading() as session:
-        rows = list(session.scalars(select(PendingGameRow).where(
-            PendingGameRow.organiser_id == g.account.id)
-            .order_by(PendingGameRow.created_at.desc()).limit(200)))
         listed = [(row, GAMES[row.game].title, invitations.free_seats(session, row, now))
-                  for row in rows]
+                  for row in organised_games(session, g.account.id)]
     return render_template("organiser/home.html", account=g.account, games=listed)
 
 

@@ -8,16 +8,16 @@ from datetime import datetime
 
 from flask import Blueprint, flash, redirect, url_for
 from flask_babel import gettext
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 
 from engine import IllegalAction
 from engine.text import phrase
 from service.store import preferences
 from service.web.errors import told
 from service.application.games import Outcome, create_game
+from service.store.db import Duplicate, Session
 from service.store.loading import load
-from service.store.models import RematchRow, SeatRow
+from service.store.seats import game_seats
+from service.store.models import RematchRow
 from service.core.tokens import make_secret
 from service.web.extensions import services
 
@@ -69,11 +69,11 @@ def create(secret: str):
                 game_id, seat = resolve_seat(session, svc.settings.secret_key, secret)
                 new_id, outcome = rematch(session, game_id, svc.clock(), svc.settings.mail_domain,
                                           f"seat:{seat}")
-                seats = list(session.query(SeatRow).filter_by(game_id=new_id).order_by(SeatRow.seat))
+                seats = game_seats(session, new_id)
                 mine = seats[new_seat_of(len(seats), seat)]
                 new_secret = make_secret(svc.settings.secret_key, new_id, mine.seat, mine.nonce)
             break
-        except IntegrityError:
+        except Duplicate:
             continue
         except IllegalAction as error:
             flash(gettext("Not done: %(error)s", error=told(error)), "error")

@@ -4,7 +4,6 @@ scanner that follows the link decides nothing (``seat_offers`` says why offers e
 from __future__ import annotations
 
 from flask import Blueprint, render_template
-from sqlalchemy import select
 
 from engine import GAMES
 from service.mail import mailer
@@ -14,7 +13,8 @@ from service.store.organisers import organiser_of
 from service.view.actors import actor_name, opening
 from service.web.extensions import own_limit, services
 from service.web.errors import told
-from service.store.models import GameRow, SeatRow
+from service.store.seats import game_seats
+from service.store.models import GameRow
 
 bp = Blueprint("seat_offer", __name__, url_prefix="/seat-offer")
 
@@ -29,8 +29,7 @@ def _refused(error: seat_offers.OfferRefused):
 def _summary(session, offer) -> dict:
     """What the page says about the offer: public facts of the game only."""
     game = session.get(GameRow, offer.game_id)
-    players = [s.name for s in session.scalars(
-        select(SeatRow).where(SeatRow.game_id == offer.game_id).order_by(SeatRow.seat))]
+    players = [s.name for s in game_seats(session, offer.game_id)]
     return {"offer": offer, "title": GAMES[game.game].title if game.game in GAMES else game.game,
             "status": game.status, "players": players,
             "by": opening(actor_name(offer.offered_by, players, organiser_of(session, offer.game_id)))}

@@ -10,11 +10,11 @@ from __future__ import annotations
 from functools import wraps
 
 from flask import g, redirect, request, session as cookie, url_for
-from sqlalchemy import update
-from sqlalchemy.orm import Session
 
 from service.application import admin_auth as auth
+from service.store.db import Session
 from service.store.models import AccountRow
+from service.store.web_sessions import end_account_sessions
 
 ACCOUNT_ID = "account_id"
 GENERATION = "account_generation"
@@ -42,10 +42,7 @@ def sign_out(session: Session) -> None:
     ends nothing (a copy kept from before cannot sign anyone out again)."""
     account = current(session)
     if account is not None:
-        session.execute(update(AccountRow).where(
-            AccountRow.id == account.id,
-            AccountRow.session_generation == account.session_generation)
-            .values(session_generation=AccountRow.session_generation + 1))
+        end_account_sessions(session, account)
     auth.end_sessions(session)
     cookie.clear()
 

@@ -9,12 +9,12 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from flask import Blueprint, flash, redirect, request, url_for
 from flask_babel import gettext
-from sqlalchemy.orm import Session
 
 from engine import IllegalAction
 from engine.text import phrase
 from service.web.extensions import services
 from service.web.errors import told
+from service.store.db import Session
 from service.store.models import MailPreferenceRow
 from service.application.moves import resolve_seat
 from service.store.timekeeping import format_due, zone_of

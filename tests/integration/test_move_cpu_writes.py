@@ -9,30 +9,15 @@ import pytest
 from sqlalchemy import event, select
 
 from service.store import move_writes
-from service.core.config import from_env
 from service.application.games import create_game
 from service.store.models import DeadlineRow, GameRow, OutboxRow, SeatClockRow, SeatRow
 from service.store.timekeeping import Clock, ClockChanges
-from tests.conftest import migrated_app
-from tests.services_available import truncate_all
 from service.web.extensions import services
 
 pytestmark = pytest.mark.integration
 
 START = datetime(2026, 11, 30, 9, 0, 0, 123456, tzinfo=timezone.utc)
 LIMA = timezone(timedelta(hours=-5))
-
-
-@pytest.fixture
-def pg_app(postgres_url):
-    app = migrated_app(from_env({"CHASQUI_DATABASE_URL": postgres_url,
-                                 "CHASQUI_BASE_URL": "http://c.it", "CHASQUI_SECRET_KEY": "k",
-                                 "CHASQUI_ADMIN_TOKEN": "a"}))
-    yield app
-    db = services(app).db
-    with db.engine.begin() as conn:
-        truncate_all(conn)
-    db.dispose()
 
 
 def _statements(app) -> list[tuple[str, object]]:

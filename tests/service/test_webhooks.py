@@ -309,16 +309,23 @@ def test_a_rollback_is_posted(app, client, new_game, receiver, admin_headers):
     assert rolled["event"] == "rollback" and "The game was taken back to seq 1." in rolled["news"]
 
 
-def test_a_timeout_is_posted_with_the_next_decision_and_its_deadline(app, client, clock, new_game,
-                                                                     receiver):
-    from service.web.cli import fire_deadlines
-
+def _timeout_due(app, client, clock, new_game, receiver) -> dict:
+    """A three-seat game with a hook, two seats moved and the third's 24 h run out: its
+    timeout is due.  Returns the game's data."""
     data, secrets = new_game(players=3, clock={"vacation_days": 0, "per_decision_hours": 24,
                                                "reminder_hours": []})
     add_hook(app, data["id"], receiver.url())
     move(client, secrets[0])
     move(client, secrets[1])
     clock.advance(timedelta(hours=25))
+    return data
+
+
+def test_a_timeout_is_posted_with_the_next_decision_and_its_deadline(app, client, clock, new_game,
+                                                                     receiver):
+    from service.web.cli import fire_deadlines
+
+    data = _timeout_due(app, client, clock, new_game, receiver)
     with app.app_context():
         fire_deadlines(services(app))
     timed_out, = receiver.bodies()
@@ -382,3 +389,22 @@ def test_a_timeout_in_a_game_with_a_chat_channel_tells_every_seat_as_one_without
     assert set(told[False]) == {0, 1, 2}
     assert told[True] == told[False]
     assert [b["event"] for b in receiver.bodies()] == ["timeout", "timeout"]
+
+
+def test_the_deadline_sweep_command_counts_its_mails_and_its_webhook_posts_apart(
+        app, client, clock, new_game, receiver):
+    from sqlalchemy import func, select
+
+    from service.store.models import OutboxRow
+
+    def mails_owed() -> int:
+        with services(app).db.reading() as session:
+            return session.scalar(select(func.count()).select_from(OutboxRow))
+
+    data = _timeout_due(app, client, clock, new_game, receiver)
+    before = mails_owed()
+    result = app.test_cli_runner().invoke(args=["chasqui", "sweep-deadlines"])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == (f"fired deadlines; mails queued: {mails_owed() - before}, "
+                                     "webhook posts queued: 1")
+    assert len(receiver.posts) == 1

@@ -352,7 +352,7 @@ def _column_label(col: int) -> str:
 
 def _legend(y: float, width: float) -> str:
     """What the connection icons' shapes mean, under the grid."""
-    out = [f'<g class="ie-legend">']
+    out = ['<g class="ie-legend">']
     x = LABEL_W
     for icon in ("sun", "llama", "condor"):
         name = tr(ICON_TEXT[icon])
