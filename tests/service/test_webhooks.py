@@ -401,7 +401,7 @@ def test_the_deadline_sweep_command_counts_its_mails_and_its_webhook_posts_apart
         with services(app).db.reading() as session:
             return session.scalar(select(func.count()).select_from(OutboxRow))
 
-    data = _timeout_due(app, client, clock, new_game, receiver)
+    _timeout_due(app, client, clock, new_game, receiver)
     before = mails_owed()
     result = app.test_cli_runner().invoke(args=["chasqui", "sweep-deadlines"])
     assert result.exit_code == 0, result.output
