@@ -46,6 +46,12 @@ class _ParsedOnce(HeaderRegistry):
     def __call__(self, name: str, value: str):
         return super().__call__(name, value)
 
+    @lru_cache(maxsize=256)
+    def __getitem__(self, name: str):
+        """The header class for ``name``, made once: the registry makes a new class on every
+        lookup, and the policy looks one up for every header set (``header_max_count``)."""
+        return super().__getitem__(name)
+
 
 # ``email.policy.default`` with two changes: headers made by ``_ParsedOnce``, and a header
 # set as its source (``set_raw``: List-Unsubscribe, folded by hand between its two URIs)
