@@ -19,11 +19,10 @@ shows: the events up to the row's seq, read afterwards, are fixed."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Iterable, TypeVar
+from typing import Iterable, Sequence, TypeVar
 
 from sqlalchemy import (String, bindparam, cast, func, literal, null, select, true, tuple_,
                         union_all, update)
-from sqlalchemy.engine import Result
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -149,17 +148,20 @@ def open_decision_keys(session: Session, game_id: str, seats: list[int]) -> dict
         SeatClockRow.game_id == game_id, SeatClockRow.seat.in_(seats))).all())
 
 
-def open_deadlines(session: Session, game_id: str, seats: list[int], keys: list[str]) -> Result:
-    """Rows (seat, decision key, kind, due_at) of ``DEADLINES``: the alarms of ``seats``'
+def open_deadlines(session: Session, game_id: str, seats: list[int],
+                   keys: list[str]) -> Sequence[Sequence]:
+    """(seat, decision key, kind, due_at) of ``DEADLINES``: the alarms of ``seats``'
     decisions ``keys``, from which a mail says when the move is due."""
-    return session.execute(DEADLINES, {"game_id": game_id, "seats": seats, "keys": keys})
+    return session.execute(
+        DEADLINES, {"game_id": game_id, "seats": seats, "keys": keys}).all()
 
 
 def language_choices(session: Session, keys: list[tuple[str, int]],
-                     addresses: list[str]) -> Result:
-    """Rows of ``LANGUAGES``: the seats' ``keys`` own preferences (language and time zone)
-    and every language their ``addresses`` chose in any game, in one round trip."""
-    return session.execute(LANGUAGES, {"keys": keys, "addresses": addresses})
+                     addresses: list[str]) -> Sequence[Sequence]:
+    """(kind, game_id, seat, language, zone, updated_at, address) of ``LANGUAGES``: the
+    seats' ``keys`` own preferences (kind 0: language and time zone) and every language
+    their ``addresses`` chose in any game (kind 1), in one round trip."""
+    return session.execute(LANGUAGES, {"keys": keys, "addresses": addresses}).all()
 
 
 def reply_detail(session: Session, outbox_id: int) -> str:
