@@ -161,3 +161,15 @@ def test_a_noted_read_can_be_neither_changed_nor_removed(app, client, new_game, 
             session.execute(text(statement))
     with svc(app).db.reading() as session:
         assert session.scalars(select(PrivilegedReadRow.actor)).all() == ["admin"]
+
+
+def test_the_finished_page_lists_the_reads_in_the_readers_language(app, client, new_game,
+                                                                    admin_headers):
+    data, secrets = new_game(players=3)
+    site_admin(app, client)
+    client.get(f"/admin/games/{data['id']}/export")
+    abandon(client, admin_headers, data["id"])
+    page = client.get(f"/play/{secrets[0]}?lang=ja").get_data(as_text=True)
+    assert "ゲーム進行中の Chasqui 管理者による閲覧：" in page
+    assert f"Chasqui の管理者（管理者 {admin_number(app)}）" in page
+    assert "ゲームをシードごとエクスポートしました" in page
