@@ -32,6 +32,7 @@ from service.view.audit import audit, newcomer_address, shows_secrets
 from service.view.notices import undone_moves
 from service.web.extensions import own_limit, services
 from service.web.errors import told
+from service.web import read_traces
 from service.store.loading import Loaded, NotFound, load
 from service.store import privileged_reads
 from service.store.history import REWIND_EVENTS
@@ -216,12 +217,8 @@ def logout():
 
 
 def leave_trace(head: Loaded, what: str, seat: int | None = None, seq: int | None = None) -> None:
-    """Note the signed-in admin's privileged read of the game ``head`` (loaded at its newest
-    event) before the read is answered, so no read leaves without its trace.  Its own unit of
-    work: the read's loads stay in a reading session, which stores no snapshot."""
-    svc = services()
-    with svc.db.unit_of_work() as session:
-        privileged_reads.note(session, head, g.admin.actor, what, svc.clock(), seat=seat, seq=seq)
+    """The signed-in admin's privileged read of the game ``head`` (``read_traces``)."""
+    read_traces.leave_trace(head, g.admin.actor, what, seat=seat, seq=seq)
 
 
 # --- dashboard and game page -------------------------------------------------------------------

@@ -108,6 +108,13 @@ def test_the_admin_api_seat_view_export_and_log_of_a_running_game_are_noted(
         ("admin", "seat", 0), ("admin", "export", None), ("admin", "log", None)]
 
 
+def test_the_operators_read_of_every_events_payload_is_noted(app, client, new_game,
+                                                              admin_headers):
+    data, _secrets = new_game(players=3)
+    assert client.get(f"/api/games/{data['id']}", headers=admin_headers).status_code == 200
+    assert [(r.actor, r.what) for r in noted(app, data["id"])] == [("admin", "log")]
+
+
 def test_the_site_admins_game_page_with_every_moves_content_is_noted(app, client, new_game):
     data, _secrets = new_game(players=3)
     site_admin(app, client)
