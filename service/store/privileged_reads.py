@@ -45,15 +45,26 @@ def note(session: Session, head: Loaded, actor: str, what: str, now: datetime,
          seat: int | None = None, seq: int | None = None) -> bool:
     """Note that ``actor`` read ``what`` of the game ``head`` (loaded at its newest event)
     as it was after event ``seq`` (its head when None).  False, and nothing written, when the
-    game keeps no secret any more."""
+    game keeps no secret any more, or when the same admin already read the same thing at the
+    same point (a page reloaded tells them nothing new: the first read is when they learned
+    it)."""
     if what not in KINDS:
         raise ValueError(f"not a privileged read: {what!r}")
-    if not keeps_secrets(head):
+    row = PrivilegedReadRow(game_id=head.row.id, actor=actor, what=what, seat=seat,
+                            seq=head.seq if seq is None else seq, read_at=now)
+    if not keeps_secrets(head) or _noted_before(session, row):
         return False
-    session.add(PrivilegedReadRow(game_id=head.row.id, actor=actor, what=what, seat=seat,
-                                  seq=head.seq if seq is None else seq, read_at=now))
+    session.add(row)
     session.flush()
     return True
+
+
+def _noted_before(session: Session, row: PrivilegedReadRow) -> bool:
+    same = (PrivilegedReadRow.game_id == row.game_id, PrivilegedReadRow.actor == row.actor,
+            PrivilegedReadRow.what == row.what, PrivilegedReadRow.seq == row.seq,
+            PrivilegedReadRow.seat.is_(None) if row.seat is None
+            else PrivilegedReadRow.seat == row.seat)
+    return session.scalar(select(PrivilegedReadRow.id).where(*same).limit(1)) is not None
 
 
 def of_game(session: Session, game_id: str) -> list[PrivilegedRead]:

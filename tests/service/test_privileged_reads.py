@@ -122,6 +122,21 @@ def test_the_site_admins_game_page_with_every_moves_content_is_noted(app, client
     assert [r.what for r in noted(app, data["id"])] == ["log"]
 
 
+def test_the_same_read_again_at_the_same_point_is_noted_once(app, client, new_game):
+    data, secrets = new_game(players=3)
+    game_id = data["id"]
+    site_admin(app, client)
+    for _ in range(2):
+        client.get(f"/admin/games/{game_id}")
+        client.get(f"/admin/games/{game_id}/at/1?seat=1")
+    client.get(f"/admin/games/{game_id}/at/1?seat=2")  # another seat: a new read
+    response = client.post(f"/api/play/{secrets[0]}", json={"action": {"type": "stay"}, "seq": 1})
+    assert response.status_code == 200, response.get_json()
+    client.get(f"/admin/games/{game_id}")  # the log after a new move: a new read
+    assert [(r.what, r.seat, r.seq) for r in noted(app, game_id)] == [
+        ("log", None, 1), ("seat", 1, 1), ("seat", 2, 1), ("log", None, 2)]
+
+
 def test_reads_of_a_finished_revealed_game_are_not_noted(app, client, new_game, admin_headers):
     data, _secrets = new_game(players=3)
     game_id = data["id"]
