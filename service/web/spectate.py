@@ -45,6 +45,7 @@ def watched(token: str):
 
 
 def _game_watched(session, token: str):
+    """``watched`` in a session the caller keeps open, to read more of the game in it."""
     return load(session, read_spectate_token(services().settings.secret_key, token))
 
 

@@ -195,3 +195,15 @@ def test_the_finished_page_lists_the_reads_in_the_readers_language(app, client, 
     assert "ゲーム進行中の Chasqui 管理者による閲覧：" in page
     assert f"Chasqui の管理者（管理者 {admin_number(app)}）" in page
     assert "ゲームをシードごとエクスポートしました" in page
+
+
+def test_a_site_admin_is_told_that_reads_of_a_running_game_are_recorded(app, client, new_game,
+                                                                         admin_headers):
+    data, _secrets = new_game(players=3)
+    game_id = data["id"]
+    site_admin(app, client)
+    for path in ("", "/at/1"):
+        assert 'id="reads-recorded"' in client.get(f"/admin/games/{game_id}{path}").get_data(as_text=True)
+    abandon(client, admin_headers, game_id)
+    for path in ("", "/at/1"):
+        assert 'id="reads-recorded"' not in client.get(f"/admin/games/{game_id}{path}").get_data(as_text=True)
