@@ -422,3 +422,23 @@ class WebhookPolicyRow(Base):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     players_may_add: Mapped[bool] = mapped_column(Boolean, default=False)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+# --- Privileged reads ----------------------------------------------------------------------
+
+class PrivilegedReadRow(Base):
+    """A site admin's read, through the service, of what a running game keeps from its
+    players: a seat's private view (``seat`` as it was after event ``seq``), every move's
+    content in the game's log, or the export that holds the seed.  Not an event (it is outside
+    the hash chain and changes no game), but append-only like one: triggers refuse every
+    UPDATE and DELETE.  The players see these rows in the game's record once it is over."""
+    __tablename__ = "privileged_reads"
+    __table_args__ = (Index("ix_privileged_reads_game", "game_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    actor: Mapped[str] = mapped_column(String(80))  # "admin:<id>", or "admin" (the token)
+    what: Mapped[str] = mapped_column(String(10))   # "seat", "log" or "export"
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    read_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -15,7 +15,8 @@ from service.mail import mailer
 from service.application import admin_auth as auth
 from service.application import admin_commands as commands
 from service.view.audit import audit
-from service.web.admin_pages import STATUSES, LIST_LIMIT, mail_status, outside_the_game
+from service.store import privileged_reads
+from service.web.admin_pages import STATUSES, LIST_LIMIT, leave_trace, mail_status, outside_the_game
 from service.web.extensions import csrf, services
 from service.web.errors import json_errors
 from service.store.loading import load
@@ -103,8 +104,10 @@ def game(game_id: str):
         mail = mail_status(session, game_id)
         admins = auth.actor_addresses(session) if g.admin.seat_in(loaded.seats) is None else None
         organiser = organiser_of(session, game_id)
-    entries, report = audit(loaded, site_admin=g.admin.may_see_seats_of(loaded.seats),
-                            admins=admins, organiser=organiser)
+    site_admin = g.admin.may_see_seats_of(loaded.seats)
+    if site_admin:  # the log names every move's content
+        leave_trace(loaded, privileged_reads.LOG)
+    entries, report = audit(loaded, site_admin=site_admin, admins=admins, organiser=organiser)
     return jsonify(
         id=game_id, game=loaded.game.name, status=loaded.row.status, seq=loaded.seq,
         to_act=loaded.game.to_act(loaded.state) if loaded.row.status == "active" else [],
@@ -136,6 +139,8 @@ def time_travel(game_id: str, seq: int):
                 raise Refused(404, f"no seat {seat_arg!r}")
             seat = int(seat_arg)
         loaded = load(session, game_id, upto=seq)
+    if seat is not None:
+        leave_trace(head, privileged_reads.SEAT_VIEW, seat=seat, seq=seq)
     return jsonify(game_id=game_id, seq=seq, seat=seat, view=loaded.game.view(loaded.state, seat),
                    to_act=loaded.game.to_act(loaded.state))
 
@@ -145,7 +150,10 @@ def time_travel(game_id: str, seq: int):
 def export(game_id: str):
     _site_admin()
     with services().db.reading() as session:
-        return jsonify(commands.export_game(session, game_id))
+        data = commands.export_game(session, game_id)
+        head = load(session, game_id)
+    leave_trace(head, privileged_reads.EXPORT)
+    return jsonify(data)
 
 
 @bp.post("/games/import")

@@ -3,7 +3,10 @@
 Access: a visitor who is not logged in is redirected to the login page (every page, every
 form); a logged-in admin who is not an admin of the game asked for gets 403.  Every form is a
 CSRF-protected POST (Flask-WTF's CSRFProtect covers this blueprint); a GET changes nothing.
-Bad input is a 4xx page and changes nothing; a done command redirects (303) to the game."""
+Bad input is a 4xx page and changes nothing; a done command redirects (303) to the game.
+One exception to "a GET changes nothing": a site admin's read of what a running game keeps
+from its players (a seat's view, every move's content, the export) writes its trace
+(``leave_trace``) -- never to the game itself, its chain or its state."""
 from __future__ import annotations
 
 import json
@@ -29,7 +32,9 @@ from service.view.audit import audit, newcomer_address, shows_secrets
 from service.view.notices import undone_moves
 from service.web.extensions import own_limit, services
 from service.web.errors import told
-from service.store.loading import NotFound, load
+from service.web import read_traces
+from service.store.loading import Loaded, NotFound, load
+from service.store import privileged_reads
 from service.store.history import REWIND_EVENTS
 from service.view.i18n import N_
 from service.store.organisers import organiser_of
@@ -211,6 +216,11 @@ def logout():
     return redirect(url_for("admin.login"), 303)
 
 
+def leave_trace(head: Loaded, what: str, seat: int | None = None, seq: int | None = None) -> None:
+    """The signed-in admin's privileged read of the game ``head`` (``read_traces``)."""
+    read_traces.leave_trace(head, g.admin.actor, what, seat=seat, seq=seq)
+
+
 # --- dashboard and game page -------------------------------------------------------------------
 
 @bp.get("/")
@@ -300,6 +310,8 @@ def game_page(game_id: str):
         admins = auth.actor_addresses(session) if g.admin.seat_in(loaded.seats) is None else None
         organiser = organiser_of(session, game_id)
     may_see_seats = g.admin.may_see_seats_of(loaded.seats)  # a player first: never in their game
+    if may_see_seats:  # the log names every move's content
+        leave_trace(loaded, privileged_reads.LOG)
     entries, report = audit(loaded, site_admin=may_see_seats, admins=admins, organiser=organiser)
     to_act = loaded.game.to_act(loaded.state) if loaded.row.status == "active" else []
     reveal = shows_secrets(loaded, may_see_seats)
@@ -333,6 +345,8 @@ def time_travel(game_id: str, seq: int):
                 abort(404, _("no seat %(seat)s", seat=repr(seat_arg)))
             seat = int(seat_arg)
         loaded = load(session, game_id, upto=seq)
+    if seat is not None:
+        leave_trace(head, privileged_reads.SEAT_VIEW, seat=seat, seq=seq)
     context = seat_context(svc.settings, loaded, seat)
     context.update(actions=[], play_url=None, secret=None)
     event = loaded.head
@@ -347,6 +361,8 @@ def time_travel(game_id: str, seq: int):
 def export(game_id: str):
     with services().db.reading() as session:
         data = commands.export_game(session, game_id)
+        head = load(session, game_id)
+    leave_trace(head, privileged_reads.EXPORT)
     return Response(json.dumps(data, indent=1, ensure_ascii=False), mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="chasqui-{game_id}.json"'})
 

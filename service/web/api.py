@@ -12,7 +12,8 @@ from service.application.games import create_game
 from service.store.loading import load
 from service.store.history import superseded_seqs
 from service.application.moves import load_for_secret, make_move, resolve_seat
-from service.store import notes
+from service.store import notes, privileged_reads
+from service.web.read_traces import leave_trace
 from service.store.models import SeatRow
 from service.web import notes as notes_pages
 from service.view.presenter import secret_for
@@ -109,6 +110,7 @@ def game_status(game_id: str):
     with svc.db.reading() as session:
         loaded = load(session, game_id)
         events = loaded.events.all()  # every event, read while the session is open
+    leave_trace(loaded, "admin", privileged_reads.LOG)  # every move's payload: the operator's read
     superseded = superseded_seqs(events)
     return jsonify(
         id=game_id, game=loaded.game.name, status=loaded.row.status, pace=loaded.row.pace,

@@ -17,6 +17,7 @@ from service.application.games import is_fresh
 from service.view.i18n import page_language, said
 from service.application.moves import load_for_secret, make_move, resolve_seat
 from service.view.presenter import seat_context
+from service.view.privileged_reads import after_the_end
 from service.store.events import Conflict
 from service.core.validation import json_document
 
@@ -34,7 +35,9 @@ def page(secret: str):
         own_notes = notes.read(session, loaded.seats[seat])  # this seat's holder's only
         private_links = feed_links(session, loaded.seats[seat])
         context_channel = seat_channel(session, loaded.row.id, seat)
+        admin_reads = after_the_end(session, loaded)
     context = seat_context(svc.settings, loaded, seat)
+    context["privileged_reads"] = admin_reads
     context.update(private_links)
     context.update(context_channel)
     context["undo"], context["notes"] = undo, own_notes

@@ -9,6 +9,7 @@ from itsdangerous import BadSignature
 from engine.text import phrase
 from service.store.loading import NotFound, load
 from service.view.presenter import seat_context
+from service.view.privileged_reads import after_the_end
 from service.core.tokens import SPECTATE_SALT, serializer, spectate_token
 from service.web.extensions import services
 
@@ -39,14 +40,22 @@ def init_app(app) -> None:
 
 def watched(token: str):
     """The game a spectator token names, loaded (404 for a forged or mistyped token)."""
-    svc = services()
-    game_id = read_spectate_token(svc.settings.secret_key, token)
-    with svc.db.reading() as session:
-        return load(session, game_id)
+    with services().db.reading() as session:
+        return _game_watched(session, token)
+
+
+def _game_watched(session, token: str):
+    """``watched`` in a session the caller keeps open, to read more of the game in it."""
+    return load(session, read_spectate_token(services().settings.secret_key, token))
 
 
 @bp.get("/<token>")
 def watch(token: str):
-    context = seat_context(services().settings, watched(token), None)
+    svc = services()
+    with svc.db.reading() as session:
+        loaded = _game_watched(session, token)
+        admin_reads = after_the_end(session, loaded)
+    context = seat_context(svc.settings, loaded, None)
+    context["privileged_reads"] = admin_reads
     assert not context["actions"] and context["play_url"] is None  # nothing of any seat's
     return render_template("pages/spectate.html", **context)

@@ -17,6 +17,7 @@ from engine.text import phrase
 from service.store import fairness
 from service.web.extensions import own_limit, services
 from service.store.loading import Loaded, NotFound, load
+from service.view import privileged_reads
 from service.application.moves import load_for_secret
 from service.web.request_checks import takes_body
 from service.web.spectate import read_spectate_token
@@ -37,7 +38,7 @@ def player_record(secret: str):
     svc = services()
     with svc.db.reading() as session:
         loaded, _seat = load_for_secret(session, svc, secret)
-        return _record(loaded)
+        return _record(session, loaded)
 
 
 @bp.get("/watch/<token>/record.json")
@@ -45,15 +46,16 @@ def spectator_record(token: str):
     svc = services()
     game_id = read_spectate_token(svc.settings.secret_key, token)
     with svc.db.reading() as session:
-        return _record(load(session, game_id))
+        return _record(session, load(session, game_id))
 
 
-def _record(loaded: Loaded) -> Response:
+def _record(session, loaded: Loaded) -> Response:
     events = loaded.events.all()
     if not fairness.publishable(loaded.row.status, events):
         raise NotFound(phrase("the game's record is published when the game is over"))
     data = fairness.record(loaded.row.id, loaded.game.name, loaded.row.status, events,
                            loaded.game.outcome(loaded.state))
+    data["privileged_reads"] = privileged_reads.in_record(session, loaded)  # outside the chain
     return Response(json.dumps(data, indent=1, ensure_ascii=False), mimetype="application/json",
                     headers={"Content-Disposition":
                              f'attachment; filename="chasqui-{loaded.row.id}-record.json"'})
