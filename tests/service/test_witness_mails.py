@@ -7,16 +7,18 @@ import email
 import io
 import json
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 from email import policy
 from email.message import EmailMessage
 
 import pytest
 from sqlalchemy import select
 
-from service.mail import witness
+from service.mail import digest, witness
+from service.mail.compose import build_message
 from service.store import events as store
-from service.store.models import LocalMailRow
+from service.store.loading import load
+from service.store.models import LocalMailRow, OutboxRow
 from service.store.preferences import set_preference
 from service.web.extensions import services
 from tests.service.test_fair_play import play_to_the_end, record_of
@@ -83,6 +85,25 @@ def test_a_mail_showing_an_event_without_a_nonce_names_no_fingerprint():
 
     assert witness.fingerprint_of(Old()) is None
     assert witness.fingerprint_of(New()) == "sha256:" + "c" * 64
+
+
+def test_every_kind_of_game_mail_names_the_fingerprint(app, new_game):
+    data, _ = new_game(players=3, seed=9)
+    svc = services(app)
+    head = f"sha256:{chain(app, data['id'])[1]}"
+    game_kinds = ("start", "turn", "game_over", "timeout", "reminder-24", "rollback", "undone",
+                  "seat", "links", "paused", "resumed", "abandoned", "talk", "reply_ok",
+                  "reply_error", "vacation_auto", "vacation_over")
+    with app.app_context(), svc.db.reading() as session:
+        for number, kind in enumerate(game_kinds):
+            row = OutboxRow(id=10_000 + number, game_id=data["id"], seat=1, kind=kind, seq=1,
+                            to_addr="p1@example.com", message_id=f"<w.{kind}@t>", status="pending",
+                            attempts=0, next_attempt_at=svc.clock(), created_at=svc.clock())
+            session.add(row)
+            session.flush()
+            message = build_message(svc.settings, load(session, data["id"], upto=1), row)
+            assert named(message.get_body(("plain",)).get_content()) == [
+                ("Game record fingerprint:", head)], kind
 
 
 @pytest.mark.parametrize("language", ["en", "zh_Hans", "ja"])
@@ -219,3 +240,23 @@ def test_hostile_witnesses_on_the_verify_page_answer_no_5xx(app, client, new_gam
         "mail_files": [(io.BytesIO(b"\xff\x00" * 1000), "bin.eml")]})
     assert page.status_code == 200 and "Not verified" in page.get_data(as_text=True)
     assert "names no game record fingerprint" in page.get_data(as_text=True)
+
+
+def test_a_digest_names_each_listed_games_hash_at_the_state_it_lists(app, client, clock, new_game):
+    svc = services(app)
+    games = [new_game(players=3, seed=s) for s in (1, 2)]
+    with svc.db.unit_of_work() as session:
+        for data, _ in games:
+            set_preference(session, data["id"], 0, clock(), mode="digest")
+    for secret in games[0][1]:
+        client.post(f"/api/play/{secret}", json={"action": {"type": "stay"}, "seq": 1})
+    clock.advance(timedelta(hours=1))
+    with app.app_context():
+        svc.dispatch(digest.plan(svc.db, clock(), svc.settings.mail_domain))
+    sent = email.message_from_string(raw_mails(app, "p0@example.com")[-1], policy=policy.default)
+    assert "digest" in sent["Message-ID"]
+    heads = {f"sha256:{list(chain(app, data['id']).values())[-1]}" for data, _ in games}
+    text = sent.get_body(("plain",)).get_content()
+    assert {f for _label, f in named(text)} == heads
+    assert all(label.strip() == "Game record fingerprint:" for label, _f in named(text))
+    assert all(f in sent.get_body(("html",)).get_content() for f in heads)
