@@ -21,6 +21,7 @@ from service.store.loading import load
 from service.store.models import LocalMailRow, OutboxRow
 from service.store.preferences import set_preference
 from service.web.extensions import services
+from tests.service.test_admin_support import move, post_form, site_admin
 from tests.service.test_fair_play import play_to_the_end, record_of
 
 FINGERPRINT = re.compile(r"^(.*) (sha256:[0-9a-f]{64})$", re.M)
@@ -260,3 +261,21 @@ def test_a_digest_names_each_listed_games_hash_at_the_state_it_lists(app, client
     assert {f for _label, f in named(text)} == heads
     assert all(label.strip() == "Game record fingerprint:" for label, _f in named(text))
     assert all(f in sent.get_body(("html",)).get_content() for f in heads)
+
+
+def test_mails_sent_before_an_honest_rollback_still_witness_the_record(app, client, new_game):
+    site_admin(app, client)
+    data, secrets = new_game(players=3, seed=9)
+    for seat in range(3):
+        assert move(client, secrets[seat], "stay", 1 + seat).status_code == 200
+    assert post_form(client, data["id"], "rollback", to_seq="1", reason="misclick",
+                     seq="4").status_code == 303
+    play_to_the_end(client, secrets)
+    record = record_of(client, secrets[0])
+    assert any(e["kind"] == "RolledBack" for e in record["events"])
+    mine = [raw for raw in raw_mails(app, "p0@example.com") if data["id"] in raw]
+    kinds_kept = {email.message_from_string(raw)["Message-ID"].rsplit("@")[0].split(".")[-1]
+                  for raw in mine}
+    assert {"start", "rollback", "game_over"} <= kinds_kept, kinds_kept
+    verdict = verdict_of(client, record, mine)
+    assert verdict["ok"], verdict
