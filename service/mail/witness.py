@@ -146,7 +146,10 @@ def _bare_hashes(text: str) -> tuple[str, ...]:
 
 
 def _message(data: bytes):
-    """``data`` parsed as a mail; None when the parser gives up (nesting beyond reason)."""
+    """``data`` parsed as a mail; None when it holds more parts than a mail of a game has
+    (parsing thousands of nested parts costs seconds) or the parser gives up."""
+    if data.lower().count(b"content-type:") > MOST_PARTS:
+        return None
     try:
         return email.message_from_bytes(data)
     except (RecursionError, ValueError, LookupError, TypeError, IndexError):
