@@ -33,6 +33,7 @@ WITNESS_CHECK = "your mails"
 MOST_WITNESSES = 200  # mails (or hash lists) one check reads
 MOST_PARTS = 200  # MIME parts read of one mail
 WITNESS_BYTES = 4 * 1024 * 1024  # one mail, as a file or text
+MOST_SHOWN = 5  # problems a verdict spells out
 SHOWN_NAME = 80  # characters of a mail's subject named in a verdict
 HEX = re.compile(r"[0-9a-fA-F]{64}")
 TOKEN = re.compile(r"(?<![0-9A-Za-z])sha256:([0-9a-fA-F]{64})(?![0-9A-Fa-f])")
@@ -100,7 +101,9 @@ def add_check(verdict: Verdict, record: bytes | str, items: list | None) -> None
     witnesses = read_witnesses(items)
     problems = [p for w in witnesses if (p := _problem(w, known, verdict.game_id))]
     if problems:
-        verdict.add(WITNESS_CHECK, False, "; ".join(problems))
+        more = len(problems) - MOST_SHOWN
+        verdict.add(WITNESS_CHECK, False, "; ".join(problems[:MOST_SHOWN])
+                    + (f"; and {_counted(more, 'more problem')} like these" if more > 0 else ""))
         return
     count = sum(len(w.hashes) for w in witnesses)
     verdict.add(WITNESS_CHECK, True,
@@ -117,7 +120,7 @@ def record_hashes(record: bytes | str) -> frozenset[str]:
         return frozenset()
     if not isinstance(events, list):
         return frozenset()
-    return frozenset(e["hash"].lower() for e in events
+    return frozenset(e["hash"] for e in events
                      if isinstance(e, dict) and isinstance(e.get("hash"), str))
 
 

@@ -17,6 +17,7 @@ from sqlalchemy import select
 from service.mail import digest, witness
 from service.mail.compose import build_message
 from service.store import events as store
+from service.store.fairness import Verdict
 from service.store.loading import load
 from service.store.models import LocalMailRow, OutboxRow
 from service.store.preferences import set_preference
@@ -279,3 +280,14 @@ def test_mails_sent_before_an_honest_rollback_still_witness_the_record(app, clie
     assert {"start", "rollback", "game_over"} <= kinds_kept, kinds_kept
     verdict = verdict_of(client, record, mine)
     assert verdict["ok"], verdict
+
+
+def test_many_bad_witnesses_are_summed_up_not_listed_one_by_one():
+    verdict = Verdict()
+    verdict.add("the record's shape", True, "a record")
+    witness.add_check(verdict, json.dumps({"events": [{"hash": HASH}]}),
+                      [f"sha256:{HASH}"] + [f"sha256:{n:064x}" for n in range(1, 31)])
+    check = verdict.checks[-1]
+    assert check.name == witness.WITNESS_CHECK and not check.ok
+    assert check.detail.count("does not contain") == witness.MOST_SHOWN
+    assert check.detail.endswith("and 25 more problems like these")
