@@ -3,7 +3,8 @@
 The page's form has, besides the record, a text field ``mails`` (mails or fingerprints
 pasted) and a file field ``mail_files`` (saved ``.eml`` files, several at once).  A JSON POST
 is either a bare record, as it always was (no mails), or ``{"record": {...}, "witnesses":
-["<a mail's text or a fingerprint>", ...]}``.  ``service.mail.witness`` checks them."""
+["<a mail's text or a fingerprint>", ...]}``, or a record with a ``"witnesses"`` key beside
+its own (taken out before the record is checked).  ``service.mail.witness`` checks them."""
 from __future__ import annotations
 
 import json
@@ -34,9 +35,16 @@ def _unwrapped(body: bytes, limit: int) -> tuple[bytes, list]:
         data = json_document(body, phrase("the record"), size=limit)
     except BadInput:
         return body, []
-    if not (isinstance(data, dict) and "record" in data and "format" not in data):
+    if not isinstance(data, dict):
         return body, []
-    witnesses = data.get("witnesses") or []
-    record = json.dumps(data["record"], ensure_ascii=False, separators=(",", ":"))
-    return (record.encode("utf-8", "surrogatepass"),
+    if "record" in data and "format" not in data:
+        record, witnesses = data["record"], data.get("witnesses")
+    elif "witnesses" in data:  # a record with the mails as one more key beside its own
+        witnesses = data.pop("witnesses")
+        record = data
+    else:
+        return body, []
+    text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    witnesses = witnesses or []
+    return (text.encode("utf-8", "surrogatepass"),
             witnesses if isinstance(witnesses, list) else [witnesses])

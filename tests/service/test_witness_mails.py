@@ -152,6 +152,8 @@ def test_a_rewritten_history_verifies_alone_but_fails_against_a_mail_kept_before
     assert failed(verdict_of(client, forged)) == [], "the chain alone cannot tell"
     verdict = verdict_of(client, forged, [kept])
     assert failed(verdict) == [witness.WITNESS_CHECK] and verdict["ok"] is False
+    beside = verdict_of(client, {**forged, "witnesses": [kept]})
+    assert failed(beside) == [witness.WITNESS_CHECK]
     detail = verdict["checks"][-1]["detail"]
     assert "does not contain" in detail and "rewritten" in detail and "seq" not in detail
 
