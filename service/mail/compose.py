@@ -20,6 +20,7 @@ from service.view.i18n import N_
 from service.core.config import Settings
 from service.store.loading import Loaded
 from service.mail.message_ids import thread_root
+from service.mail.witness import fingerprint_of
 from service.store import mail_reads
 from service.store.db import session_of
 from service.store.models import OutboxRow
@@ -155,6 +156,7 @@ def build_message(settings: Settings, loaded: Loaded, row: OutboxRow,
     context["intro"] = kinds.intro(language, row.kind, acted_by(loaded, row.kind, organiser))
     context["preview"] = kinds.preview(language, row.kind)
     context["kind"] = row.kind
+    context["fingerprint"] = fingerprint_of(loaded.head)  # the state this mail shows
     context["notice"] = notice_for(loaded, row.kind, row.seat, organiser)
     context.update(clock_lines(loaded, row, deadlines, zones, language))
     extra = mailkit.extra_context(settings, loaded, row, language)

@@ -16,6 +16,7 @@ from flask import render_template
 
 from service.mail import headers as mail_headers
 from service.mail import kinds
+from service.mail.witness import fingerprint_of
 
 from service.store import digests, preferences
 from service.store.db import Database, Session, session_of
@@ -113,7 +114,7 @@ def build_digest(settings, row: OutboxRow, language: str) -> EmailMessage:
         context = seat_context(settings, loaded, item["seat"])
         entries.append({"title": context["title"], "players": context["players"],
                         "actions": context["actions"], "play_url": context["play_url"],
-                        "seq": context["seq"]})
+                        "seq": context["seq"], "fingerprint": fingerprint_of(loaded.head)})
     my_games = f"{settings.base_url}/me/{preferences.address_token(settings.secret_key, row.to_addr)}"
     unsubscribe = (f"{settings.base_url}/unsubscribe/"
                    f"{preferences.unsubscribe_token(settings.secret_key, '*', -1, row.to_addr)}")

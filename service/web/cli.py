@@ -13,6 +13,7 @@ import click
 from flask.cli import AppGroup
 
 from engine import GAMES
+from service.mail import witness
 from service.store import fairness
 
 from service.store import events as store
@@ -143,11 +144,19 @@ def verify(game_id: str | None):
 
 @group.command("verify-record")
 @click.argument("record", type=click.File("rb"))
-def verify_record(record):
+@click.option("--mail", "mails", multiple=True, type=click.File("rb"),
+              help="A mail of the game you kept (.eml or its text); the record must hold the "
+                   "state it names.  Repeat for several.")
+@click.option("--hash", "hashes", multiple=True,
+              help="A fingerprint (sha256:<64 hex>) a mail named.  Repeat for several.")
+def verify_record(record, mails, hashes):
     """Check a finished game's public record (the JSON file its players and spectators can
     download): the commitment, the hash chain, and a replay of every move to the recorded
-    outcome.  Needs no database.  Exit 0 if every check passes, else 1."""
-    verdict = fairness.check_text(record.read(), FILE_LIMIT)
+    outcome; and, given mails you kept, that the record holds every state they name.
+    Needs no database.  Exit 0 if every check passes, else 1."""
+    text = record.read()
+    verdict = fairness.check_text(text, FILE_LIMIT)
+    witness.add_check(verdict, text, [m.read(witness.WITNESS_BYTES) for m in mails] + list(hashes))
     for check in verdict.checks:
         click.echo(f"{'ok' if check.ok else 'FAILED'}  {check.name}: {check.detail}")
     click.echo(f"{verdict.game_id or 'the record'}: {'verified' if verdict.ok else 'NOT verified'}")

@@ -14,7 +14,9 @@ import json
 from flask import Blueprint, Response, jsonify, render_template, request
 
 from engine.text import phrase
+from service.mail import witness
 from service.store import fairness
+from service.web import kept_mails
 from service.web.extensions import own_limit, services
 from service.store.loading import Loaded, NotFound, load
 from service.view import privileged_reads
@@ -67,7 +69,9 @@ def _record(session, loaded: Loaded) -> Response:
 def verify():
     if request.method == "GET":
         return render_template("pages/verify.html", verdict=None)
-    verdict = fairness.check_text(_posted_text(), RECORD_LIMIT)
+    record, mails = kept_mails.posted(_posted_text(), RECORD_LIMIT)
+    verdict = fairness.check_text(record, RECORD_LIMIT)
+    witness.add_check(verdict, record, mails)  # the player's kept mails, when they gave any
     status = 200 if verdict.readable else 400
     if request.is_json:
         return jsonify(verdict.as_json()), status
