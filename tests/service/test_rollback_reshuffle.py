@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine import GAMES, clone, get_game
-from service.store import events as event_store, snapshots
+from service.store import events as event_store, fairness, snapshots
 from service.store.events import GENESIS, Event
 from service.store.history import rebuild, reshuffles
 from service.store.loading import load
@@ -152,3 +152,31 @@ def test_a_players_undo_reshuffles_nothing_anyone_sees(app, client, new_game, ve
     for seat in (None, 0, 1, 2):
         assert after.game.view(after.state, seat) == before.game.view(before.state, seat)
     assert after.state["deck"] != before.state["deck"]
+
+
+def test_the_verifier_replays_a_rollbacks_reshuffle_as_the_service_did(app, client, new_game,
+                                                                         version_3):
+    """Everyone leaves at the first card of each round, a rollback in round 2: the rounds
+    after it are shuffled with its key, and the record of the finished game verifies."""
+    site_admin(app, client)
+    data, secrets = new_game(players=3, seed=42)
+    seq = 1
+    for _ in range(2):
+        for seat in range(3):
+            assert move(client, secrets[seat], "leave", seq).status_code == 200
+            seq += 1
+    plain = loaded(app, data["id"]).state
+    response = post_form(client, data["id"], "rollback", to_seq="4", reason="a slip", seq=str(seq))
+    assert response.status_code == 303
+    seq += 1
+    game = loaded(app, data["id"])
+    while game.game.outcome(game.state) is None:
+        for seat in game.game.to_act(game.state):
+            assert move(client, secrets[seat], "leave", seq).status_code == 200
+            seq += 1
+        game = loaded(app, data["id"])
+    assert cards_turned(game.state)[:2] == cards_turned(plain)[:2]
+    assert cards_turned(game.state)[2:] != cards_turned(plain)[2:]
+    record = client.get(f"/play/{secrets[0]}/record.json").get_json()
+    verdict = fairness.check_record(record)
+    assert [c for c in verdict.checks if not c.ok] == [] and verdict.ok
