@@ -290,7 +290,7 @@ def replace(session: Session, settings, organiser: AccountRow, pending_id: str,
     name = _name(name, term(N_("the new player")))
     address = _address(email, term(N_("the new player")))
     others = [i.email for i in live(invitations_of(session, pending.id), now) if i.id != old.id]
-    if address in others:
+    if any(same_person(address, other) for other in others):
         raise InvitationError(400, phrase("{address} is in this game already", address=address))
     if _blocked(session, organiser.id, address):
         raise InvitationError(403, phrase("{address} has asked not to get invitations from you",

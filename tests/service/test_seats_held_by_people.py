@@ -7,7 +7,7 @@ import pytest
 from sqlalchemy import func, select
 
 from service.core.addresses import first_repeated_person, person_key
-from service.store.models import GameRow, SeatRow
+from service.store.models import GameRow, InvitationRow, SeatRow
 from tests.service.test_admin_support import login, make_admin, move, post_form, site_admin
 from tests.service.test_organisers_lobby import join, open_game
 from tests.service.test_organisers_support import (ORGANISER, answer, create_game, csrf, mails,
@@ -109,3 +109,18 @@ def test_a_game_admin_whose_login_is_a_seats_address_with_a_tag_is_a_player(app,
 
 def _form(client, invitees, count):
     return new_game_form(csrf(client, "/organise/new"), invitees=invitees, count=count)
+
+
+def test_a_declined_invitation_is_not_replaced_by_a_seated_person_under_a_tag(app, client):
+    sign_in(client, app)
+    pending_id = create_game(client)
+    assert answer(app, "ben@example.org", accept=False).status_code == 200
+    with svc(app).db.reading() as session:
+        ben = session.scalars(select(InvitationRow).where(
+            InvitationRow.email == "ben@example.org")).one()
+    page = f"/organise/games/{pending_id}"
+    for address in ("ANA+2@example.org", "olga+ben@example.org"):
+        response = client.post(f"{page}/invitations/{ben.id}/replace", data={
+            "csrf_token": csrf(client, page), "name": "Dee", "email": address})
+        assert response.status_code == 400, address
+        assert mails(app, address.lower()) == []
