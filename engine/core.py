@@ -21,7 +21,8 @@ is listed in ``engine/registry.py`` (the one list of games):
 * ``bot.py`` -- ``default_action`` (a seat's time ran out) and ``bot_action``.
 
 A game may add modules of one concept each (a board's geometry, a phase's actions).  All chance
-is drawn with ``rng(state["seed"], <name>, ...)`` imported from here, never passed around.
+is drawn with ``rng(seed, <name>, ...)`` at setup, or ``draw_rng(state, <name>, ...)`` during
+play (which mixes in the last rollback's reshuffle key), imported from here, never passed around.
 
 State contract
 --------------
@@ -35,6 +36,12 @@ State contract
   information becomes known to a seat other than the one that held it (a seat playing its
   own card face up teaches itself nothing).  The service lets a player undo their own move
   only while the epoch is unchanged (nobody learnt anything new meanwhile).
+* ``reshuffle_unseen(state, key)`` is called by the service after a rollback has rewound the
+  state: it mutates the state so that whatever no seat has seen (the order of the draw piles,
+  the draws of rounds still to come) is drawn again from ``key``, a number nobody can know
+  while the seed is secret.  Everything a seat has seen (hands, face-up cards, discards,
+  counts) stays as it was, no piece is added or lost, and the epoch does not move: the
+  rolled-back moves then teach nobody what comes next.  ``view`` never shows the key.
 * ``vary_secrets(state, seat)`` is how a game declares what is secret: a copy of the state in
   which what only ``seat`` knows (its hand, its pending secret choice) is different, or, for
   ``None``, what no seat knows (the order of the decks, the seed).  No other seat's view may
@@ -111,6 +118,8 @@ class Game(Protocol):
     def view(self, state: State, seat: int | None) -> dict: ...
 
     def vary_secrets(self, state: State, seat: int | None) -> State: ...
+
+    def reshuffle_unseen(self, state: State, key: int) -> None: ...
 
     def outcome(self, state: State) -> dict | None: ...
 
@@ -193,6 +202,10 @@ class GameBase:
         """Change, in place, what only ``seat`` (``None``: no seat) knows; a game without
         such secrets changes nothing."""
 
+    def reshuffle_unseen(self, state: State, key: int) -> None:
+        """Draw again, in place and from ``key``, what no seat has seen; a game without
+        hidden piles or later draws changes nothing."""
+
 
 STANDING_ORDERS = "standing_orders"
 STANDING_ORDERS_LABEL = "Set standing orders"
@@ -249,6 +262,20 @@ def rng(seed: int, *keys: Any) -> random.Random:
     draws came before, so replay is exact and adding a new draw never shifts old ones."""
     material = ":".join([str(seed), *map(str, keys)])
     return random.Random(hashlib.sha256(material.encode()).hexdigest())
+
+
+RESHUFFLED = "reshuffled"  # the state's key for the last rollback's reshuffle key, if any
+
+
+def draw_rng(state: State, *keys: Any) -> random.Random:
+    """The generator for a draw made during play (a round's deck): the seed's, mixed with the
+    key of the last rollback that reshuffled the state (``reshuffle_unseen``), so the draws
+    after a rollback are not the ones the rolled-back moves showed.  A state never rewound
+    draws exactly as ``rng(state["seed"], ...)``: old games replay unchanged."""
+    key = state.get(RESHUFFLED)
+    if key is None:
+        return rng(state["seed"], *keys)
+    return rng(state["seed"], *keys, RESHUFFLED, key)
 
 
 def canonical_json(data: Any) -> str:

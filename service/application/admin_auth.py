@@ -6,8 +6,8 @@ only, and sees public information only (never a seat's private view, never a mov
 which may name a secret choice).  The JSON admin API also accepts the operator's
 ``CHASQUI_ADMIN_TOKEN`` as a Bearer token, as a site admin named "admin".
 
-An admin who sits in the game is a player first (``Admin.seat_in``: their login address holds
-a seat): in that game they may not look at any seat's private view, export it, or replace or
+An admin who sits in the game is a player first (``Admin.seat_in``: their login address, up to
+case and a ``+tag``, holds a seat): in that game they may not look at any seat's private view, export it, or replace or
 bot any seat but their own -- whether game admin or site admin, since an organiser who plays
 could otherwise read the other hands.  Those acts take an admin outside the game (a site
 admin, or the operator's token); see docs/admin.md for why not the other players' consent."""
@@ -24,6 +24,7 @@ from engine.text import phrase
 from service.store import admins
 from service.store.db import Session
 from service.store.models import AdminRow, GameAdminRow, GameRow
+from service.core.addresses import same_person
 from service.core.refusals import Refusal
 
 SESSION_ID = "admin_id"
@@ -70,12 +71,13 @@ class Admin:
         return self.is_site_admin
 
     def seat_in(self, seats) -> int | None:
-        """The seat this admin's own address holds in a game (``seats``: its seat rows), if
-        any.  Addresses are compared case-insensitively, as accounts keep them."""
-        mine = self.email.strip().casefold()
-        if not mine:
+        """The seat this admin holds in a game (``seats``: its seat rows), if any: one whose
+        address names the same person as the admin's login (``addresses.person_key``: case
+        and a ``+tag`` fold away), so a second address does not make an organiser an
+        outsider of the game they play in."""
+        if not self.email.strip():
             return None  # the operator's token sits nowhere
-        return next((s.seat for s in seats if s.email.strip().casefold() == mine), None)
+        return next((s.seat for s in seats if same_person(s.email, self.email)), None)
 
     def may_see_seats_of(self, seats) -> bool:
         """Only a site admin who does not play in this game may look at a seat's private view

@@ -25,6 +25,7 @@ from service.store import preferences
 from service.store.db import Session
 from service.store.invitations import invitations_of, lock_pending, open_pending_games, reread
 from service.core import row_links
+from service.core.addresses import one_seat_each, same_person
 from service.store import timekeeping
 from service.core import validation
 from service.application import admin_link
@@ -163,8 +164,8 @@ def create_pending(session: Session, settings, organiser: AccountRow, draft: Dra
             seats=draft.players, wanted=draft.players - seated, count=len(invitees)))
     taken = [organiser.email] if draft.organiser_seat else []
     for name, address in invitees:
-        if address in taken:
-            raise InvitationError(400, phrase("{address} is in the game twice", address=address))
+        if any(same_person(address, other) for other in taken):
+            raise InvitationError(400, one_seat_each(address))
         taken.append(address)
         if _blocked(session, organiser.id, address):
             raise InvitationError(403, phrase("{address} has asked not to get invitations from you",
@@ -289,7 +290,7 @@ def replace(session: Session, settings, organiser: AccountRow, pending_id: str,
     name = _name(name, term(N_("the new player")))
     address = _address(email, term(N_("the new player")))
     others = [i.email for i in live(invitations_of(session, pending.id), now) if i.id != old.id]
-    if address in others:
+    if any(same_person(address, other) for other in others):
         raise InvitationError(400, phrase("{address} is in this game already", address=address))
     if _blocked(session, organiser.id, address):
         raise InvitationError(403, phrase("{address} has asked not to get invitations from you",
@@ -334,7 +335,7 @@ def join(session: Session, settings, pending_id: str, name: str, email: str,
     current = live(invitations_of(session, pending.id), now)
     if len(current) >= pending.players:
         raise InvitationError(409, N_("Every seat of this game is taken."))
-    if address in [i.email for i in current]:
+    if any(same_person(address, i.email) for i in current):
         raise InvitationError(409, phrase("{address} has a seat (or an open invitation) in this "
                                           "game already", address=address))
     if _blocked(session, pending.organiser_id, address):

@@ -22,6 +22,7 @@ from datetime import datetime
 
 from engine.text import phrase
 from service.core import row_links
+from service.core.addresses import same_person
 from service.view.i18n import N_
 from service.store.db import Session
 from service.store.models import SeatOfferRow, SeatRow
@@ -38,7 +39,8 @@ class OfferRefused(Refusal):
 
 
 def same_address(a: str, b: str) -> bool:
-    return a.strip().casefold() == b.strip().casefold()
+    """Whether two addresses reach one person (case and a ``+tag`` fold away)."""
+    return same_person(a, b)
 
 
 def seat_holding(seats: list[SeatRow], address: str, besides: int) -> SeatRow | None:

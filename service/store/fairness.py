@@ -25,7 +25,8 @@ from typing import Any, Iterable
 from engine import IllegalAction, get_game
 from engine.text import phrase
 from service.store import events as store
-from service.store.history import REVEAL_EVENT, created, effective_moves, seed_of
+from service.store.history import (REVEAL_EVENT, created, effective_moves, effective_steps,
+                                   replay, seed_of)
 from service.store.events import Event
 from service.core.validation import BadInput, json_document
 
@@ -262,6 +263,21 @@ def _checked_seed(events: list[Event], verdict: Verdict) -> int | None:
     return int(seed_text)
 
 
+class _NotToAct(ValueError):
+    """A move by a seat the replayed state did not ask to act."""
+
+
+def _legal_move(game):
+    """The replay's check of each move on the state it was made on: its seat was to act and
+    the action is one the rules allow there."""
+    def check(state: dict, event: Event) -> None:
+        seat, action = event.payload.get("seat"), event.payload.get("action")
+        if seat not in game.to_act(state):
+            raise _NotToAct(f"seq {event.seq}: seat {seat!r} was not to act")
+        game.find_legal_action(state, seat, action)
+    return check
+
+
 def _replayed(data: dict, events: list[Event], seed: int, verdict: Verdict) -> None:
     """Every effective move, checked legal for its seat on the state it was made on, then
     the outcome compared with the one the record states."""
@@ -271,13 +287,10 @@ def _replayed(data: dict, events: list[Event], seed: int, verdict: Verdict) -> N
         moves = effective_moves(events)
         game = get_game(start["game"])
         state = game.setup(start["players"], seed, start["options"])
-        for event in moves:
-            seat, action = event.payload.get("seat"), event.payload.get("action")
-            if seat not in game.to_act(state):
-                verdict.add(name, False, f"seq {event.seq}: seat {seat!r} was not to act")
-                return
-            game.find_legal_action(state, seat, action)
-            game.apply_in_place(state, seat, action)
+        replay(game, state, effective_steps(events), seed, _legal_move(game))
+    except _NotToAct as error:
+        verdict.add(name, False, str(error))
+        return
     except IllegalAction as error:
         verdict.add(name, False, f"a move does not replay: {error}")
         return

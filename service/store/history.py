@@ -3,14 +3,21 @@
 A rollback never deletes: ``RolledBack(to_seq=k)`` makes the effective history equal to what
 it was right after event k.  Each seq remembers its effective history as a node of a linked
 list (shared tails), so a rollback costs nothing and a rollback of a rollback is just another
-rollback to a seq before it."""
+rollback to a seq before it.
+
+From schema version 3 on, a rewind also re-draws what no seat has seen in the rewound state
+(``Game.reshuffle_unseen``, keyed by ``randomness.reshuffle_key(seed, seq of the rewind)``),
+so the moves it took back teach nobody what comes next.  Such a game's effective history is
+made of *steps*: its moves and its rewind events, each rewind a node of the linked list like
+a move.  Games of earlier versions replay exactly as they always did (moves only)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Callable, Iterable
 
 from engine import Game, get_game
 from service.store.events import Event
+from service.store.randomness import reshuffle_key
 
 ENGINE_EVENTS = frozenset({"MoveMade", "TurnTimedOut"})
 # Events that change nothing any seat decides on (the engine state is untouched), so they
@@ -22,6 +29,8 @@ REVEAL_EVENT = "SeedRevealed"
 # Events that reset the effective history to what it was right after event ``to_seq``: an
 # admin's rollback, and a player's undo of their own move.
 REWIND_EVENTS = frozenset({"RolledBack", "Undone"})
+# The first schema version whose rewinds reshuffle what nobody has seen.
+RESHUFFLING_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -30,8 +39,24 @@ class _Node:
     parent: "_Node | None"
 
 
+def reshuffles(first: Event) -> bool:
+    """Whether the game that GameCreated ``first`` began reshuffles at its rewinds."""
+    version = first.payload.get("schema_version", 1)
+    return type(version) is int and version >= RESHUFFLING_VERSION
+
+
 def effective_moves(events: Iterable[Event]) -> list[Event]:
     """The move events that the current state is made of, in order."""
+    return _walk(events, False)
+
+
+def effective_steps(events: list[Event]) -> list[Event]:
+    """What the current state is replayed from, in order: the effective moves and, in a game
+    that reshuffles (``reshuffles``), the rewinds that are part of the current history."""
+    return _walk(events, bool(events) and reshuffles(events[0]))
+
+
+def _walk(events: Iterable[Event], with_rewinds: bool) -> list[Event]:
     at_seq: dict[int, _Node | None] = {}
     head: _Node | None = None
     for event in events:
@@ -39,13 +64,34 @@ def effective_moves(events: Iterable[Event]) -> list[Event]:
             head = _Node(event, head)
         elif event.kind in REWIND_EVENTS:
             head = at_seq[event.payload["to_seq"]]
+            if with_rewinds:
+                head = _Node(event, head)
         at_seq[event.seq] = head
-    moves: list[Event] = []
+    steps: list[Event] = []
     while head is not None:
-        moves.append(head.event)
+        steps.append(head.event)
         head = head.parent
-    moves.reverse()
-    return moves
+    steps.reverse()
+    return steps
+
+
+def apply_step(game: Game, state: dict, event: Event, seed: int) -> None:
+    """One step of the effective history, in place: a move, or a rewind's reshuffle."""
+    if event.kind in REWIND_EVENTS:
+        game.reshuffle_unseen(state, reshuffle_key(seed, event.seq))
+    else:
+        game.apply_in_place(state, event.payload["seat"], event.payload["action"])
+
+
+def replay(game: Game, state: dict, steps: Iterable[Event], seed: int,
+           check: Callable[[dict, Event], None] | None = None) -> None:
+    """Apply ``steps`` to ``state`` in place (the hot path: one working copy).  ``check``,
+    when given, sees the state before each move and may raise (the verifier's legality
+    checks); the service, the snapshots and the verifier all replay through here."""
+    for event in steps:
+        if check is not None and event.kind in ENGINE_EVENTS:
+            check(state, event)
+        apply_step(game, state, event, seed)
 
 
 def superseded_seqs(events: list[Event]) -> set[int]:
@@ -80,9 +126,8 @@ def setup(game: Game, first: Event) -> dict:
 
 
 def rebuild(events: list[Event]) -> tuple[Game, dict]:
-    """Replay: setup from GameCreated, then every effective move, on one working copy."""
+    """Replay: setup from GameCreated, then every effective step, on one working copy."""
     game = get_game(created(events)["game"])
     state = setup(game, events[0])
-    for event in effective_moves(events):
-        game.apply_in_place(state, event.payload["seat"], event.payload["action"])
+    replay(game, state, effective_steps(events), seed_of(events[0]))
     return game, state

@@ -15,7 +15,7 @@ from service.store import events as store
 from service.store import snapshots
 from service.store.db import in_unit_of_work
 from service.store.events import Event, EventLog
-from service.store.history import created
+from service.store.history import created, reshuffles, seed_of
 from service.store.models import GameRow, SeatRow
 from service.store.seats import game_seats
 
@@ -122,7 +122,7 @@ def _replayed(session: Session, game_id: str, upto: int | None, row, seats, game
                                                 use=base is not None)
         return Loaded(row, seats, EventLog(events), game, state, before)
     first, tail = read[0], read[1:]
-    moves = (snapshots.moves_since(tail[1:], base)
+    moves = (snapshots.moves_since(tail[1:], base, reshuffles(first))
              if first.seq == 1 and tail and tail[0].seq == base
              and created([first])["game"] == game.name else None)
     if moves is None:  # a rewind to before the snapshot (or a mismatch): replay in full
@@ -130,7 +130,7 @@ def _replayed(session: Session, game_id: str, upto: int | None, row, seats, game
         game, state, before = snapshots.rebuild(session, game_id, events, write=write)
         return Loaded(row, seats, EventLog(events), game, state, before)
     events = EventLog(tail, first, _fetcher(session, game_id))
-    before = snapshots.apply(game, state, moves)
+    before = snapshots.apply(game, state, moves, seed_of(first))
     if write and events.head.seq - base >= snapshots.EVERY:
         snapshots.save(session, game_id, events.head.seq, game.rules_version, state)
     return Loaded(row, seats, events, game, state, before)

@@ -35,7 +35,8 @@ from sqlalchemy.orm import Session
 
 from engine import Game, get_game
 from service.store.db import execute_core
-from service.store.history import ENGINE_EVENTS, REWIND_EVENTS, created, effective_moves, setup
+from service.store.history import (ENGINE_EVENTS, REWIND_EVENTS, apply_step, created,
+                                   effective_steps, seed_of, setup)
 from service.store import events as store
 from service.store.models import EventRow
 from service.store.events import Event
@@ -250,12 +251,13 @@ def _writes(dialect: str):
 _BASE = object()  # the snapshot's own effective history, in moves_since
 
 
-def moves_since(tail: list[Event], base: int) -> list[Event] | None:
+def moves_since(tail: list[Event], base: int, with_rewinds: bool = False) -> list[Event] | None:
     """The moves to apply to a snapshot taken right after event ``base``, given the events
     after it (``tail``); None when a rewind in them goes back to before ``base`` (the snapshot
-    may then be off the current history: the caller replays in full).
+    may then be off the current history: the caller replays in full).  ``with_rewinds``: the
+    steps instead, rewinds included, for a game that reshuffles (``history.reshuffles``).
 
-    The same linked-list walk as ``history.effective_moves``, rooted at the snapshot: a rewind
+    The same linked-list walk as ``history.effective_steps``, rooted at the snapshot: a rewind
     to a seq at or after ``base`` keeps the snapshot's history as the prefix."""
     at_seq: dict[int, object] = {base: _BASE}
     head: object = _BASE
@@ -267,6 +269,8 @@ def moves_since(tail: list[Event], base: int) -> list[Event] | None:
             if to_seq not in at_seq:
                 return None
             head = at_seq[to_seq]
+            if with_rewinds:
+                head = (event, head)
         at_seq[event.seq] = head
     moves: list[Event] = []
     while head is not _BASE:
@@ -285,34 +289,34 @@ def rebuild(session: Session, game_id: str, events: list[Event], write: bool = T
     every = every or EVERY
     start = created(events)
     game = get_game(start["game"])
-    moves = effective_moves(events)
+    moves = effective_steps(events)
     head = events[-1].seq
     state, done, base = None, 0, 0
     found = newest(session, game_id, head, game.rules_version) if use else None
     if found is not None:
-        then = [e.seq for e in effective_moves(e for e in events if e.seq <= found.seq)]
+        then = [e.seq for e in effective_steps([e for e in events if e.seq <= found.seq])]
         if [e.seq for e in moves[:len(then)]] == then:  # still on the current history
             state, done, base = found.state, len(then), found.seq
     if state is None:
         state = setup(game, events[0])
-    before_last = apply(game, state, moves[done:])
+    before_last = apply(game, state, moves[done:], seed_of(events[0]))
     if write and head - base >= every:
         save(session, game_id, head, game.rules_version, state)
     return game, state, before_last
 
 
-def apply(game: Game, state: dict, moves: list[Event]) -> tuple[int, object] | None:
-    """Apply ``moves`` in place; returns (seq of the last one, the state's ``epoch`` just
-    before it), or None when there were none.
+def apply(game: Game, state: dict, steps: list[Event], seed: int
+          ) -> tuple[int, object] | None:
+    """Apply ``steps`` (moves, and the rewinds of a game that reshuffles) in place; returns
+    (seq of the last move, the state's ``epoch`` just before it), or None when there was none.
 
     That epoch is a fact of the immutable log (the state before a move depends only on the
     events before it), and it is what a player's undo must compare with (``undoable_move``):
-    kept here, the play page need not replay the game a second time to learn it."""
-    if not moves:
-        return None
-    for event in moves[:-1]:
-        game.apply_in_place(state, event.payload["seat"], event.payload["action"])
-    last = moves[-1]
-    epoch = state.get("epoch")
-    game.apply_in_place(state, last.payload["seat"], last.payload["action"])
-    return last.seq, epoch
+    kept here, the play page need not replay the game a second time to learn it.  A reshuffle
+    after the last move never changes the epoch."""
+    before_last = None
+    for event in steps:
+        if event.kind in ENGINE_EVENTS:
+            before_last = event.seq, state.get("epoch")
+        apply_step(game, state, event, seed)
+    return before_last

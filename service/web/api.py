@@ -5,6 +5,8 @@ import hmac
 
 from flask import Blueprint, jsonify, request
 
+from engine.text import render
+from service.core.addresses import first_repeated_person, one_seat_each
 from service.web.extensions import services
 from service.application.confirmations import own_move
 from service.web.errors import json_errors
@@ -73,6 +75,10 @@ def _players(data: dict) -> list[dict]:
             raise ApiError(400, f"{who} must be an object {{name, email}}")
         clean.append({"name": person_name(player.get("name"), who),
                       "email": one_address(player.get("email"), who)})
+    repeated = first_repeated_person([player["email"] for player in clean])
+    if repeated is not None:
+        raise ApiError(400, render(one_seat_each(repeated)) + "; one person holds one seat "
+                       "(addresses that differ only in capitals or a +tag are one person)")
     return clean
 
 

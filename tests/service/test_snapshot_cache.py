@@ -69,7 +69,7 @@ def test_apply_reports_the_epoch_just_before_the_last_move():
             if game.outcome(state) is not None or not game.to_act(state):
                 break
     replayed = game.setup(["A", "B", "C"], 7, {})
-    assert snapshots.apply(game, replayed, moves) == (moves[-1].seq, epochs[-1])
+    assert snapshots.apply(game, replayed, moves, 0) == (moves[-1].seq, epochs[-1])
     assert replayed == state
-    assert snapshots.apply(game, replayed, []) is None
+    assert snapshots.apply(game, replayed, [], 0) is None
     assert len(set(epochs)) > 1  # the epoch did move: the test can tell them apart

@@ -65,6 +65,17 @@ def new_state(players: list[str], seed: int, options: dict, version: str) -> dic
     return state
 
 
+def reshuffle_unseen(state: dict, key: int) -> None:
+    """After a rollback: no seat has seen the order of the Era decks (Goals nobody holds are
+    never drawn), so each deck is shuffled again from ``key`` (sorted first, so the old order
+    leaves no trace).  Hands, Goals, the table, the discards and the decks' sizes stay."""
+    if state["phase"] == OVER:
+        return
+    for number, deck in state["decks"].items():
+        deck.sort()
+        rng(key, "deck", number).shuffle(deck)
+
+
 def to_act(state: dict) -> list[int]:
     phase = state["phase"]
     if phase == SHOW:

@@ -33,6 +33,9 @@ class IncanGold(GameBase):
     def vary_hidden(self, state: dict, seat: int | None) -> None:
         view_mod.vary_hidden(state, seat)
 
+    def reshuffle_unseen(self, state: dict, key: int) -> None:
+        rules.reshuffle_unseen(state, key)
+
     def decision_key(self, state: dict, seat: int) -> str:
         return view_mod.decision_key(state, seat)
 

@@ -8,7 +8,7 @@ game is over.  Every function here either reads the state or mutates it in place
 happens before any of them is called (see ``apply``)."""
 from __future__ import annotations
 
-from engine.core import IllegalAction, find_legal, rng
+from engine.core import RESHUFFLED, IllegalAction, draw_rng, find_legal, rng
 from engine.text import Phrase, counted, phrase
 
 from . import data
@@ -82,8 +82,8 @@ def start_round(state: dict) -> None:
     """ja "ラウンドの準備": add the next artifact, shuffle the quest deck, turn the first card.
 
     The deck is rebuilt from its public contents (quest cards minus removed hazards, plus the
-    artifacts still in play) and shuffled by ``rng(seed, "round", n)``, so a round's order does
-    not depend on where cards lay on the previous path."""
+    artifacts still in play) and shuffled by ``draw_rng(state, "round", n)``, so a round's order
+    does not depend on where cards lay on the previous path."""
     state["round"] += 1
     state["turn"] = 1
     state["start_player"] = (state["round"] - 1) % len(state["players"])
@@ -94,7 +94,7 @@ def start_round(state: dict) -> None:
         deck.remove(data.HAZARD_CARD[kind])
     deck.extend(state["artifacts_in_deck"])
     deck.sort()
-    rng(state["seed"], "round", state["round"]).shuffle(deck)
+    draw_rng(state, "round", state["round"]).shuffle(deck)
     state["deck"] = deck
     state["path"] = []
     for player in state["players"]:
@@ -174,6 +174,22 @@ def end_round(state: dict, cause: str, hazard: str | None) -> None:
         state["path"] = []
         return
     start_round(state)
+
+
+def reshuffle_unseen(state: dict, key: int) -> None:
+    """After a rollback: nobody has seen the quest deck's order, the order in which the
+    classic edition's artifacts enter, nor the decks of the rounds to come.  The first two are
+    shuffled again from ``key`` (sorted first, so the old order leaves no trace), and ``key``
+    joins every later round's shuffle.  The path, the tents, the removed hazards and how many
+    cards are left stay as they were."""
+    if state["phase"] == PHASE_OVER:
+        return
+    state["deck"].sort()
+    rng(key, "deck").shuffle(state["deck"])
+    if data.EDITIONS[state["options"]["artifacts"]]["shuffle"]:
+        state["artifacts_to_come"].sort()
+        rng(key, "artifacts").shuffle(state["artifacts_to_come"])
+    state[RESHUFFLED] = key
 
 
 # ---------------------------------------------------------------- turns

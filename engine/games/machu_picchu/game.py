@@ -40,6 +40,9 @@ class MachuPicchu(GameBase):
     def vary_hidden(self, state, seat):
         view_mod.vary_hidden(state, seat)
 
+    def reshuffle_unseen(self, state, key):
+        rules.reshuffle_unseen(state, key)
+
     def decision_key(self, state, seat):
         return view_mod.decision_key(state, seat)
 

@@ -82,6 +82,17 @@ def new_state(players: list[str], seed: int, options) -> dict:
     return state
 
 
+def reshuffle_unseen(state: dict, key: int) -> None:
+    """After a rollback: the Sacrifice deck is the one pile no seat sees, so it is shuffled
+    again from ``key`` (sorted first, so the old order leaves no trace).  Cards a seat returned
+    to the bottom are shuffled in too: their owner loses where they lie, nobody learns
+    anything.  Hands, goods, the board and the deck's size stay as they were."""
+    if state["over"]:
+        return
+    state["deck"].sort()
+    rng(key, "deck").shuffle(state["deck"])
+
+
 # --- helpers -------------------------------------------------------------------------------
 def seats_from(state: dict, first: int) -> list[int]:
     n = state["n"]
