@@ -131,7 +131,7 @@ HASH_DIGITS, NONCE_DIGITS = 64, 32
 # The one spelling of a time the record may publish (UTC, microseconds, "+00:00").
 PUBLISHED_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00")
 CANONICAL_DECIMAL = re.compile(r"0|[1-9][0-9]{0,77}")
-ADMIN_ACTOR = re.compile(r"admin(:[1-9][0-9]*|:[^:\s]+@[^\s]+)?")
+ADMIN_ACTOR = re.compile(r"admin(:[1-9][0-9]*|:[^:\s]*@[^:\s]*)?")
 ORGANISER_ACTOR = re.compile(r"organiser:[1-9][0-9]*")
 SEAT_ACTOR = re.compile(r"seat:(0|[1-9][0-9]*)")
 SYSTEM, BOT = "system", "bot"

@@ -150,6 +150,7 @@ def verify_record(record):
     verdict = fairness.check_text(record.read(), FILE_LIMIT)
     for check in verdict.checks:
         click.echo(f"{'ok' if check.ok else 'FAILED'}  {check.name}: {check.detail}")
+    click.echo(f"fair play: {verdict.fairness}")
     click.echo(f"{verdict.game_id or 'the record'}: {'verified' if verdict.ok else 'NOT verified'}")
     sys.exit(0 if verdict.ok else 1)
 
