@@ -108,7 +108,8 @@ def _verify(r) -> str:
         need(_real_time(e["recorded_at"]), "1.9")
     first = events[0]["payload"]
     need(events[0]["kind"] == "GameCreated" and isinstance(first.get("players"), list)
-         and first["players"] and all(isinstance(p, str) for p in first["players"]), "1.10")
+         and first["players"] and all(isinstance(p, str) for p in first["players"])
+         and isinstance(first.get("options"), dict), "1.10")
     version = first["schema_version"]
     need(all(e["payload"]["schema_version"] >= version for e in events), "1.10")
     _chain(g["id"], events)

@@ -304,8 +304,10 @@ def _shape(data: Any, verdict: Verdict) -> tuple[_Record, str]:
     if first.kind != "GameCreated":
         raise Broken("the first event must be GameCreated")
     players = first.payload.get("players")
-    if not (isinstance(players, list) and players and all(isinstance(p, str) for p in players)):
-        raise Broken("GameCreated must name the players, as a list of text")
+    if not (isinstance(players, list) and players and all(isinstance(p, str) for p in players)
+            and isinstance(first.payload.get("options"), dict)):
+        raise Broken("GameCreated must name the players, as a list of text, and its options, "
+                     "as an object")
     version = first.payload["schema_version"]
     for event in events:
         if event.payload["schema_version"] < version:

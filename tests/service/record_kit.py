@@ -36,7 +36,7 @@ def rehashed(record: dict) -> dict:
             content["nonce"] = event["nonce"]
         event["prev_hash"] = prev
         event["hash"] = prev = hashlib.sha256(
-            (prev + canonical_json(content)).encode()).hexdigest()
+            (prev + canonical_json(content)).encode("utf-8", "surrogatepass")).hexdigest()
     return record
 
 
