@@ -203,3 +203,49 @@ def test_who_gave_each_contribution_is_covered_by_the_chain():
     chasqui_said_to_be_a_player(changed)
     assert [c.name for c in fairness.check_record(changed).checks if not c.ok] == ["chain"]
     assert not independent_verifier.verify(changed)[0]
+
+
+def test_a_genuine_game_with_undo_rollback_pause_talk_and_bots_verifies_with_both(
+        app, client, new_game):
+    """Every kind of event the service writes, by the actors it writes them with, passes."""
+    from tests.service.test_admin_support import move, post_form, site_admin, token_in
+
+    site_admin(app, client)
+    data, secrets = new_game(players=3, seed=9)
+    assert move(client, secrets[0], "stay", 1).status_code == 200
+    page = client.get(f"/play/{secrets[0]}").get_data(as_text=True)
+    assert client.post(f"/play/{secrets[0]}/undo", data={
+        "seq": "2", "csrf_token": token_in(page)}).status_code == 303
+    page = client.get(f"/play/{secrets[1]}").get_data(as_text=True)
+    assert client.post(f"/play/{secrets[1]}/talk", data={
+        "text": "good luck", "csrf_token": token_in(page)}).status_code == 303
+    assert move(client, secrets[0], "stay", 4).status_code == 200
+    assert post_form(client, data["id"], "rollback", to_seq="4", reason="misclick").status_code == 303
+    assert post_form(client, data["id"], "pause", reason="tea").status_code == 303
+    assert post_form(client, data["id"], "resume").status_code == 303
+    for seat in range(3):
+        assert post_form(client, data["id"], f"seats/{seat}/bot").status_code == 303
+    page = client.get(f"/play/{secrets[2]}").get_data(as_text=True)  # talk after the end
+    assert client.post(f"/play/{secrets[2]}/talk", data={
+        "text": "well played", "csrf_token": token_in(page)}).status_code == 303
+    record = json.loads(client.get(f"/play/{secrets[0]}/record.json").get_data())
+    kinds = {e["kind"] for e in record["events"]}
+    assert {"Undone", "MessagePosted", "RolledBack", "GamePaused", "GameResumed",
+            "SeatBotted", "SeedRevealed"} <= kinds
+    verdict = fairness.check_record(record)
+    assert verdict.ok, verdict.as_json()
+    assert independent_verifier.verify(record) == (True, "not proven", "")
+
+
+def test_an_abandoned_games_record_verifies_with_both(app, client, new_game):
+    from tests.service.test_admin_support import move, post_form, site_admin
+
+    site_admin(app, client)
+    data, secrets = new_game(players=3, seed=9)
+    assert move(client, secrets[0], "stay", 1).status_code == 200
+    assert post_form(client, data["id"], "abandon", reason="we stop").status_code == 303
+    record = json.loads(client.get(f"/play/{secrets[0]}/record.json").get_data())
+    assert record["events"][-1]["kind"] == "SeedRevealed"
+    verdict = fairness.check_record(record)
+    assert verdict.ok and record["game"]["status"] == "abandoned", verdict.as_json()
+    assert independent_verifier.verify(record) == (True, "not proven", "")
