@@ -208,6 +208,8 @@ def test_a_finished_games_record_verifies_on_the_page_and_on_the_command_line(
     path.write_text(json.dumps(record))
     result = app.test_cli_runner().invoke(args=["chasqui", "verify-record", str(path)])
     assert result.exit_code == 0 and f"{data['id']}: verified" in result.output
+    assert "fair play: consistent, but NOT provably fair: the service chose the seed alone" \
+        in result.output
 
 
 def tampered(record, change, rehash=False):
