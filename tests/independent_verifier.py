@@ -220,8 +220,8 @@ def _replay(r: dict, events: list, first: dict, seed: int, version: int) -> None
     try:
         game = get_game(first.get("game"))
         state = game.setup(first["players"], seed, first.get("options"))
-        history: dict[int, tuple] = {1: ()}  # seq -> the moves that counted right after it
-        moves: tuple = ()
+        history: dict[int, tuple] = {1: ()}  # seq -> what made the state right after it
+        steps: tuple = ()  # ("move", seat, action) and ("reshuffle", key), in order
         status, revealed = "active", False
         for e in events[1:]:
             kind, p = e["kind"], e["payload"]
@@ -235,12 +235,13 @@ def _replay(r: dict, events: list, first: dict, seed: int, version: int) -> None
                 except Exception:  # noqa: BLE001  any refusal of the engine
                     raise Fails("5.4") from None
                 game.apply_in_place(state, p["seat"], p.get("action"))
-                moves = moves + ((p["seat"], p.get("action")),)
+                steps = steps + (("move", p["seat"], p.get("action")),)
             elif kind in ("RolledBack", "Undone"):
-                moves = history[p["to_seq"]]
-                state = game.setup(first["players"], seed, first.get("options"))
-                for seat, action in moves:
-                    game.apply_in_place(state, seat, action)
+                steps = history[p["to_seq"]]
+                if version >= 3 and hasattr(game, "reshuffle_unseen"):
+                    key = int(sha(f"chasqui-reshuffle-v1:{seed}:{e['seq']}"), 16)
+                    steps = steps + (("reshuffle", key),)
+                state = _replayed(game, first, seed, steps)
                 if status == "finished":
                     status = "active"
             status = {"GamePaused": "paused", "GameResumed": "active",
@@ -248,7 +249,7 @@ def _replay(r: dict, events: list, first: dict, seed: int, version: int) -> None
             if status == "active" and game.outcome(state) is not None:
                 status = "finished"
             revealed = revealed or kind == "SeedRevealed"
-            history[e["seq"]] = moves
+            history[e["seq"]] = steps
         outcome = game.outcome(state)
     except Fails:
         raise
@@ -260,3 +261,15 @@ def _replay(r: dict, events: list, first: dict, seed: int, version: int) -> None
         "scores": {str(k): v for k, v in outcome["scores"].items()},
         "winners": list(outcome["winners"])}
     need(written == r["outcome"], "5.7")
+
+
+def _replayed(game, first: dict, seed: int, steps: tuple):
+    """The state the steps make from the start (rule 5.5)."""
+    state = game.setup(first["players"], seed, first.get("options"))
+    for step in steps:
+        if step[0] == "move":
+            game.apply_in_place(state, step[1], step[2])
+        else:
+            shuffled = game.reshuffle_unseen(state, step[1])
+            state = state if shuffled is None else shuffled
+    return state

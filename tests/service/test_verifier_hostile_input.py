@@ -4,6 +4,7 @@ gets a verdict (200 with failed checks, or 400 when it is not a record): never a
 traceback, and the verifier never raises."""
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
@@ -72,6 +73,32 @@ def test_hostile_records_get_a_verdict_on_the_page_the_json_answer_and_the_cli(
     assert page.status_code in (200, 400) and "Not verified" in page.get_data(as_text=True)
     path = tmp_path / "record.json"
     path.write_text(text)
+    result = app.test_cli_runner().invoke(args=["chasqui", "verify-record", str(path)])
+    assert result.exit_code == 1 and "NOT verified" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+NOT_RECORDS = {
+    "invalid_utf8_surrogate": b'{"format": "chasqui-record", "x": "\xed\xa0\x80"}',
+    "integer_of_5000_digits": b'{"format": "chasqui-record", "version": ' + b"9" * 5000 + b"}",
+    "nan": b'{"format": "chasqui-record", "version": NaN}',
+    "beyond_a_float": b'{"format": "chasqui-record", "version": 1e999}',
+    "nested_beyond_reason": b"[" * 100_000,
+    "a_nul": b"\x00",
+    "nothing": b"",
+}
+
+
+@pytest.mark.parametrize("body", NOT_RECORDS.values(), ids=list(NOT_RECORDS))
+def test_what_is_not_a_record_answers_400_on_the_page_and_json_and_1_on_the_cli(
+        app, client, tmp_path, body):
+    answer = client.post("/verify", data=body, content_type="application/json")
+    assert answer.status_code == 400 and answer.get_json()["ok"] is False
+    page = client.post("/verify", data={"file": (io.BytesIO(body), "r.json")},
+                       content_type="multipart/form-data")
+    assert page.status_code == 400 and "Not verified" in page.get_data(as_text=True)
+    path = tmp_path / "record.json"
+    path.write_bytes(body)
     result = app.test_cli_runner().invoke(args=["chasqui", "verify-record", str(path)])
     assert result.exit_code == 1 and "NOT verified" in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
