@@ -90,7 +90,7 @@ def _verify(r) -> str:
          and "outcome" in r, "1.3")
     g = r.get("game")
     need(isinstance(g, dict) and set(g) == {"id", "game", "status"}
-         and all(isinstance(v, str) for v in g.values()) and g["id"], "1.4")
+         and all(isinstance(v, str) for v in g.values()) and 0 < len(g["id"]) <= 64, "1.4")
     events = r.get("events")
     need(isinstance(events, list) and events, "1.5")
     for n, e in enumerate(events, start=1):

@@ -128,6 +128,7 @@ EVENT_KEYS = frozenset({"seq", "kind", "payload", "actor", "recorded_at", "prev_
                         "nonce"})
 SCHEMA_VERSIONS = (1, 2, 3)
 HASH_DIGITS, NONCE_DIGITS = 64, 32
+MAX_GAME_ID = 64
 # The one spelling of a time the record may publish (UTC, microseconds, "+00:00").
 PUBLISHED_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00")
 CANONICAL_DECIMAL = re.compile(r"0|[1-9][0-9]{0,77}")
@@ -143,34 +144,28 @@ AFTER_REVEAL = frozenset({"MessagePosted", IMPORTED})
 PROVEN, NOT_PROVEN = "proven", "not proven"
 
 
-def _admin(actor: str) -> bool:
-    return ADMIN_ACTOR.fullmatch(actor) is not None
-
-
-def _seat_actor(actor: str, seat: Any) -> bool:
-    return actor == f"seat:{seat}"
-
-
-# Who may be the actor of each kind of event, given the event's payload and the seat count.
+# Who may be the actor of each kind of event (docs/fairness.md, rule 3.3): "admin" (an admin
+# by id, the API's token, or by address from before admins had ids), "organiser", "a seat"
+# (any seat of the game: a rematch a player asked for), "the seat" (the one the payload names),
+# and the service itself as "system" or "bot".
 ACTORS = {
-    "GameCreated": lambda a, p, n: (_admin(a) or ORGANISER_ACTOR.fullmatch(a) is not None
-                                    or (SEAT_ACTOR.fullmatch(a) is not None
-                                        and int(a[5:]) < n)),
-    "MoveMade": lambda a, p, n: _seat_actor(a, p.get("seat")) or a == BOT,
-    "TurnTimedOut": lambda a, p, n: a == SYSTEM,
-    "RolledBack": lambda a, p, n: _admin(a),
-    "Undone": lambda a, p, n: _seat_actor(a, p.get("seat")),
-    "SeatReplaced": lambda a, p, n: _admin(a),
-    "SeatBotted": lambda a, p, n: _admin(a),
-    "GamePaused": lambda a, p, n: _admin(a) or a == SYSTEM,
-    "GameResumed": lambda a, p, n: _admin(a),
-    "GameAbandoned": lambda a, p, n: _admin(a),
-    "VacationStarted": lambda a, p, n: _seat_actor(a, p.get("seat")) or a == SYSTEM,
-    "VacationEnded": lambda a, p, n: _seat_actor(a, p.get("seat")) or a == SYSTEM,
-    "MessagePosted": lambda a, p, n: _seat_actor(a, p.get("seat")),
-    REVEAL_EVENT: lambda a, p, n: a == REVEALER,
-    IMPORTED: lambda a, p, n: _admin(a),
+    "GameCreated": {"admin", "organiser", "a seat"},
+    "MoveMade": {"the seat", BOT}, "TurnTimedOut": {SYSTEM},
+    "RolledBack": {"admin"}, "Undone": {"the seat"},
+    "SeatReplaced": {"admin"}, "SeatBotted": {"admin"},
+    "GamePaused": {"admin", SYSTEM}, "GameResumed": {"admin"}, "GameAbandoned": {"admin"},
+    "VacationStarted": {"the seat", SYSTEM}, "VacationEnded": {"the seat", SYSTEM},
+    "MessagePosted": {"the seat"}, REVEAL_EVENT: {REVEALER}, IMPORTED: {"admin"},
 }
+
+
+def _actor_allowed(actor: str, allowed: set[str], seat: Any, seats: int) -> bool:
+    some_seat = SEAT_ACTOR.fullmatch(actor)
+    return (actor in allowed & {SYSTEM, BOT}
+            or ("admin" in allowed and ADMIN_ACTOR.fullmatch(actor) is not None)
+            or ("organiser" in allowed and ORGANISER_ACTOR.fullmatch(actor) is not None)
+            or ("a seat" in allowed and some_seat is not None and int(some_seat[1]) < seats)
+            or ("the seat" in allowed and actor == f"seat:{seat}"))
 
 
 @dataclass
@@ -288,11 +283,13 @@ def _shape(data: Any, verdict: Verdict) -> tuple[_Record, str]:
     verdict.recognised = True
     _no_lone_surrogate(data)
     if not set(data) <= RECORD_KEYS:
-        raise Broken(f"unknown fields in the record: {', '.join(sorted(set(data) - RECORD_KEYS))}")
+        raise Broken(f"unknown fields in the record: {_shown(sorted(set(data) - RECORD_KEYS))}")
     game = data.get("game")
     if not (isinstance(game, dict) and set(game) == GAME_KEYS
-            and all(isinstance(game[k], str) for k in GAME_KEYS) and game["id"]):
-        raise Broken("game must hold exactly its id, game and status, as text")
+            and all(isinstance(game[k], str) for k in GAME_KEYS)
+            and 0 < len(game["id"]) <= MAX_GAME_ID):
+        raise Broken(f"game must hold exactly its id (1 to {MAX_GAME_ID} characters), game and "
+                     "status, as text")
     verdict.game_id = game["id"]
     if "outcome" not in data:
         raise Broken("the record states no outcome (null when the game has none)")
@@ -412,7 +409,7 @@ def _event_rules(found: _Record, verdict: Verdict) -> tuple[_Record, str]:
         seat = event.payload.get("seat")
         if event.kind in SEATED_KINDS and not (type(seat) is int and 0 <= seat < seats):
             raise Broken(f"{said} names no seat of this game")
-        if not ACTORS[event.kind](event.actor, event.payload, seats):
+        if not _actor_allowed(event.actor, ACTORS[event.kind], seat, seats):
             raise Broken(f"{said} is recorded as done by {_shown(event.actor)}, who may not "
                          "do that")
         _target(event, said)
