@@ -17,6 +17,7 @@ from engine.core import without_label
 from service.store import events as store
 from service.store import fairness
 from service.store import randomness
+from service.store.history import rebuild
 from tests.service.test_admin_support import post_form, site_admin
 
 GAMES = {"incan_gold": 3, "machu_picchu": 2, "inca_empire": 3}
@@ -63,10 +64,12 @@ def bot_record(app, client, new_game, game: str, seed: int = 9) -> dict:
 def hand_made_v3(game_name: str = "incan_gold", scheme: str = randomness.SCHEME,
                  by: tuple[str, ...] = (randomness.BY_PLAYER, randomness.BY_PLAYER,
                                          randomness.BY_SERVICE),
-                 pick_seed: int = 3, extra: list[tuple[str, dict, str]] = ()) -> dict:
+                 pick_seed: int = 3, extra: list[tuple[str, dict, str]] = (),
+                 rewind_at: int | None = None) -> dict:
     """A finished game's record of schema version 3, each seat playing random legal moves
     (``pick_seed``), its GameCreated holding ``randomness`` of ``scheme``; ``extra``: events
-    (kind, payload, actor) appended after the reveal."""
+    (kind, payload, actor) appended after the reveal; ``rewind_at``: after that many moves an
+    admin rolls the game back two events, and the state goes on from the service's replay."""
     game = get_game(game_name)
     names = ["Ana", "Bo", "Cy", "Di"][:len(by)]
     secret, texts = "ab" * 32, [f"entropy of {name}" for name in names]
@@ -82,9 +85,12 @@ def hand_made_v3(game_name: str = "incan_gold", scheme: str = randomness.SCHEME,
     writer = _Writer("handmade3")
     writer.add("GameCreated", {"game": game_name, "rules_version": game.rules_version,
                                "players": names, "options": {}, "clock": {},
-                               "randomness": public}, "organiser:1")
+                               "randomness": public}, "organiser:1", sealed={"seed": str(seed)})
     state, chooser = game.setup(names, seed, {}), random.Random(pick_seed)
     while game.outcome(state) is None:
+        if writer.seq - 1 == rewind_at:
+            writer.add("RolledBack", {"to_seq": writer.seq - 2, "reason": "misclick"}, "admin:1")
+            game, state = rebuild(writer.stored)
         seat = game.to_act(state)[0]
         chosen = chooser.choice(game.legal_actions(state, seat))
         action = without_label(chosen)
@@ -103,18 +109,19 @@ class _Writer:
     """Events of one game hashed by the store's own ``new_event``, schema version 3."""
 
     def __init__(self, game_id: str):
-        self.game_id, self.events = game_id, []
+        self.game_id, self.events, self.stored = game_id, [], []
         self.prev, self.now = store.GENESIS, datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
 
     @property
     def seq(self) -> int:
         return len(self.events)
 
-    def add(self, kind: str, payload: dict, actor: str) -> None:
+    def add(self, kind: str, payload: dict, actor: str, sealed: dict | None = None) -> None:
         self.now += timedelta(minutes=1)
         event, _ = store.new_event(self.game_id, self.seq + 1, self.prev, kind,
-                                   {**payload, "schema_version": 3}, actor, self.now)
+                                   {**payload, "schema_version": 3}, actor, self.now, sealed)
         self.prev = event.hash
+        self.stored.append(event)
         self.events.append({"seq": event.seq, "kind": kind, "payload": event.payload,
                             "actor": actor, "recorded_at": self.now.isoformat(
                                 timespec="microseconds"),

@@ -138,6 +138,16 @@ def test_a_derived_seed_is_provably_fair_and_its_contributions_are_counted(clien
     assert "provably fair" in page.get_data(as_text=True)
 
 
+def test_a_derived_seed_record_with_a_rollback_verifies_with_both():
+    """A rewind replays as the service's replay does (and the independent verifier as the
+    document says): the moves after it were made on the rewound state."""
+    record = kit.hand_made_v3(rewind_at=6)
+    assert "RolledBack" in {e["kind"] for e in record["events"]}
+    verdict = fairness.check_record(record)
+    assert verdict.ok and verdict.fair == "proven", verdict.as_json()
+    assert independent_verifier.verify(record) == (True, "proven", "")
+
+
 def test_a_seed_a_site_admin_gave_verifies_but_is_not_provably_fair(client):
     record = kit.hand_made_v3(scheme=randomness.GIVEN)
     answer = client.post("/verify", json=record).get_json()
