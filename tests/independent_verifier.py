@@ -91,6 +91,10 @@ def _verify(r) -> str:
     g = r.get("game")
     need(isinstance(g, dict) and set(g) == {"id", "game", "status"}
          and all(isinstance(v, str) for v in g.values()) and 0 < len(g["id"]) <= 64, "1.4")
+    reads = r.get("privileged_reads", [])
+    need(isinstance(reads, list) and len(reads) <= 1000 and all(
+        isinstance(x, dict) and set(x) == {"who", "what", "at"}
+        and all(isinstance(v, str) and len(v) <= 500 for v in x.values()) for x in reads), "1.4")
     events = r.get("events")
     need(isinstance(events, list) and events, "1.5")
     for n, e in enumerate(events, start=1):

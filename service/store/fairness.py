@@ -185,6 +185,9 @@ class Verdict:
     proven: bool = False
     contributions: dict | None = None
     recognised: bool = False  # the input says it is a record of this format and version
+    # A site admin's reads of the running game, as the record lists them: outside the chain,
+    # so shown as the record states them and never trusted.
+    privileged_reads: list[dict] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -204,9 +207,10 @@ class Verdict:
 
     @property
     def readable(self) -> bool:
-        """Whether the input was a record at all (JSON of this format and version): the
-        page answers 400 when it was not, 200 with the failed checks when it was."""
-        return self.recognised
+        """Whether the input was a record at all (JSON of this format and version, or a
+        verdict whose first check passed): the page answers 400 when it was not, 200 with
+        the failed checks when it was."""
+        return self.recognised or (bool(self.checks) and self.checks[0].ok)
 
     def add(self, name: str, ok: bool, detail: str) -> bool:
         self.checks.append(Check(name, ok, detail))
@@ -216,6 +220,7 @@ class Verdict:
         return {"game": self.game_id, "ok": self.ok, "fair": self.fair,
                 "fair_reason": self.fair_reason if self.ok else "the record did not verify",
                 "contributions": self.contributions,
+                "privileged_reads": self.privileged_reads,
                 "checks": [{"name": c.name, "ok": c.ok, "detail": c.detail} for c in self.checks]}
 
 
@@ -291,6 +296,7 @@ def _shape(data: Any, verdict: Verdict) -> tuple[_Record, str]:
         raise Broken(f"game must hold exactly its id (1 to {MAX_GAME_ID} characters), game and "
                      "status, as text")
     verdict.game_id = game["id"]
+    verdict.privileged_reads = _privileged_reads(data.get("privileged_reads", []))
     if "outcome" not in data:
         raise Broken("the record states no outcome (null when the game has none)")
     raw = data.get("events")
@@ -312,6 +318,20 @@ def _shape(data: Any, verdict: Verdict) -> tuple[_Record, str]:
                          f"{event.payload['schema_version']}, older than its game's {version}")
     return (_Record(data, events, players, version),
             f"a record of game {game['id']}, {len(events)} events, schema version {version}")
+
+
+READ_KEYS = frozenset({"who", "what", "at"})
+MOST_READS = 1000
+
+
+def _privileged_reads(reads: Any) -> list[dict]:
+    """The record's list of a site admin's reads while the game ran, to show as it is."""
+    if not (isinstance(reads, list) and len(reads) <= MOST_READS and all(
+            isinstance(r, dict) and set(r) == READ_KEYS
+            and all(isinstance(v, str) and len(v) <= 500 for v in r.values()) for r in reads)):
+        raise Broken(f"privileged_reads lists at most {MOST_READS} reads, each exactly who, "
+                     "what and at, as texts")
+    return reads
 
 
 def _no_lone_surrogate(value: Any) -> None:

@@ -259,3 +259,28 @@ def test_an_abandoned_games_record_verifies_with_both(app, client, new_game):
     verdict = fairness.check_record(record)
     assert verdict.ok and record["game"]["status"] == "abandoned", verdict.as_json()
     assert independent_verifier.verify(record) == (True, "not proven", "")
+
+
+def test_privileged_reads_are_shown_never_trusted_and_must_be_a_list_of_texts(client):
+    """Outside the chain: adding or removing a line changes no check, and the verdict shows
+    the lines as the record states them; a section of another shape fails the record."""
+    read = {"who": "a Chasqui admin (admin 3)", "at": "2026-03-01T12:05:00+00:00",
+            "what": "viewed Ana's seat as it was after event 4 of the record"}
+    record = {**kit.hand_made_v3(), "privileged_reads": [read]}
+    answer = client.post("/verify", json=record).get_json()
+    assert answer["ok"] and answer["privileged_reads"] == [read]
+    page = client.post("/verify", data={"record": json.dumps(record)}).get_data(as_text=True)
+    assert "viewed Ana&#39;s seat as it was after event 4 of the record" in page
+    for malformed in ("admin 3", [{"who": 3}], [{**read, "seq": 4}]):
+        bad = {**record, "privileged_reads": malformed}
+        assert [c.name for c in fairness.check_record(bad).checks if not c.ok] == [
+            "the record's shape"]
+        assert not independent_verifier.verify(bad)[0]
+
+
+def test_a_verdict_begun_by_hand_with_a_passing_first_check_is_readable():
+    """Another check (the kept mails') may run on a verdict it did not get from
+    ``check_record``: a first check that passed makes it readable."""
+    verdict = fairness.Verdict()
+    verdict.add("the record's shape", True, "a record")
+    assert verdict.readable
