@@ -159,6 +159,7 @@ def verify_record(record, mails, hashes):
     witness.add_check(verdict, text, [m.read(witness.WITNESS_BYTES) for m in mails] + list(hashes))
     for check in verdict.checks:
         click.echo(f"{'ok' if check.ok else 'FAILED'}  {check.name}: {check.detail}")
+    click.echo(f"fair play: {verdict.fairness}")
     click.echo(f"{verdict.game_id or 'the record'}: {'verified' if verdict.ok else 'NOT verified'}")
     sys.exit(0 if verdict.ok else 1)
 

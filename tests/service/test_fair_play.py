@@ -201,13 +201,15 @@ def test_a_finished_games_record_verifies_on_the_page_and_on_the_command_line(
     answer = client.post("/verify", json=record)
     assert answer.status_code == 200 and answer.get_json()["ok"], answer.get_json()
     assert [c["name"] for c in answer.get_json()["checks"]] == [
-        "the record's shape", "chain", "the seed", "the replay"]
+        "the record's shape", "chain", "the events", "the seed", "the replay"]
     page = client.post("/verify", data={"record": json.dumps(record)})
     assert page.status_code == 200 and "Verified" in page.get_data(as_text=True)
     path = tmp_path / "record.json"
     path.write_text(json.dumps(record))
     result = app.test_cli_runner().invoke(args=["chasqui", "verify-record", str(path)])
     assert result.exit_code == 0 and f"{data['id']}: verified" in result.output
+    assert "fair play: consistent, but NOT provably fair: the service chose the seed alone" \
+        in result.output
 
 
 def tampered(record, change, rehash=False):
@@ -254,7 +256,7 @@ def test_a_tampered_record_fails_the_check_that_catches_it(app, client, new_game
     assert failed_checks(client, tampered(record, illegal_move)) == ["chain"]
     assert failed_checks(client, tampered(record, illegal_move, rehash=True)) == ["the replay"]
     assert failed_checks(client, tampered(record, other_outcome)) == ["the replay"]
-    assert failed_checks(client, tampered(record, no_nonce)) == ["chain"]
+    assert failed_checks(client, tampered(record, no_nonce)) == ["the record's shape"]
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(tampered(record, other_outcome)))
     result = app.test_cli_runner().invoke(args=["chasqui", "verify-record", str(path)])
@@ -344,8 +346,9 @@ def test_a_forged_record_with_a_consistent_chain_but_nonsense_events_fails_its_r
     def unknown_game(r):
         r["events"][0]["payload"]["game"] = "chess"
 
-    for change in (rewind_to_nowhere, unknown_game):
-        assert failed_checks(client, tampered(record, change, rehash=True)) == ["the replay"]
+    assert failed_checks(client, tampered(record, rewind_to_nowhere, rehash=True)) == [
+        "the events"]
+    assert failed_checks(client, tampered(record, unknown_game, rehash=True)) == ["the replay"]
 
 
 def test_a_finished_games_record_names_no_address_of_a_player_or_an_admin(app, client, new_game):
