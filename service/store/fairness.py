@@ -1,19 +1,25 @@
-"""Provable fair play: a secret seed committed at the start, revealed at the end, and a public
-record of a finished game that anyone can check (``docs/fairness.md``).
+"""Provable fair play: chance nobody chooses, committed at the start and revealed at the end,
+and a public record of a finished game that anyone can check (``docs/fairness.md``).
 
 While a game runs nobody may know its seed: it decides every hand, deck and future draw, so
-whoever knew it would know the game.  So a new game's seed is 256 bits from ``secrets``
-(unless a site admin gives one), GameCreated publishes only ``commitment(seed, salt)``, and
-the seed and a random salt are sealed with that event (``store.Event.sealed``, a column no
-page, mail, export or API a player or game admin can reach ever reads out).  When the game
-ends, ``SeedRevealed`` publishes seed and salt (``games.reveal_if_over``).  Then the game's
-record (``record``: every event with its nonce) lets anyone check, without trusting this
-service, that the commitment matches, that the hash chain is intact and that replaying every
-move through the engine, each one legal when it was made, ends in the recorded outcome
-(``check_record``; the ``/verify`` page and ``flask chasqui verify-record``).
+whoever knew it would know the game.  So a new game's seed is derived
+(``service.store.randomness``) from a secret of the service's, committed before the players
+give theirs, and one contribution per seat: GameCreated publishes the commitment and the
+contributions (``commit_shares``), and the secret and the seed are sealed with that event
+(``store.Event.sealed``, a column no page, mail, export or API a player or game admin can
+reach ever reads out).  A seed a site admin gives (tests, the admin API) is recorded as
+given: GameCreated publishes only ``commitment(seed, salt)`` under the scheme "given"
+(``commit``).  When the game ends, ``SeedRevealed`` publishes what was sealed
+(``reveal_payload``; ``games.reveal_if_over``).  Then the game's record (``record``: every
+event with its nonce) lets anyone check, without trusting this service, that the commitment
+matches, that the hash chain is intact and that replaying every move through the engine, each
+one legal when it was made, ends in the recorded outcome (``check_record``; the ``/verify``
+page and ``flask chasqui verify-record``).
 
-Games started before fair play have their seed in GameCreated's payload and no nonces; their
-record checks the chain and the replay, and says that there was no commitment."""
+Games of schema version 2 published a top-level ``commitment(seed, salt)`` for a seed the
+service chose alone, and reveal seed and salt; games started before fair play (version 1)
+have their seed in GameCreated's payload and no nonces: their record checks the chain and
+the replay, and says that there was no commitment."""
 from __future__ import annotations
 
 import hashlib
@@ -25,6 +31,7 @@ from typing import Any, Iterable
 from engine import IllegalAction, get_game
 from engine.text import phrase
 from service.store import events as store
+from service.store import randomness
 from service.store.history import REVEAL_EVENT, created, effective_moves, seed_of
 from service.store.events import Event
 from service.core.validation import BadInput, json_document
@@ -36,10 +43,6 @@ ENDED = ("finished", "abandoned")
 REVEALER = "system"
 RECORD_FORMAT = "chasqui-record"
 RECORD_VERSION = 1
-
-
-def new_seed() -> int:
-    return secrets.randbits(SEED_BITS)
 
 
 def is_seed(seed: Any) -> bool:
@@ -55,19 +58,76 @@ def commitment(seed: int, salt: str) -> str:
 
 
 def commit(seed: int) -> tuple[dict, dict]:
-    """(what GameCreated's payload publishes, what its event keeps sealed) for ``seed``.
-    The seed is sealed as decimal text: JSON readers elsewhere lose integers beyond 2**53."""
+    """(what GameCreated's payload publishes, what its event keeps sealed) for a seed a site
+    admin gave: recorded as given (scheme "given"), so no record passes it off as chance
+    nobody chose.  The seed is sealed as decimal text: JSON readers elsewhere lose integers
+    beyond 2**53."""
     salt = secrets.token_hex(SALT_BYTES)
-    return {"commitment": commitment(seed, salt)}, {"seed": str(seed), "salt": salt}
+    return ({"randomness": {"scheme": randomness.GIVEN, "commitment": commitment(seed, salt)}},
+            {"seed": str(seed), "salt": salt})
+
+
+def contribution(text: str, by: str) -> dict:
+    """One seat's share of the chance as GameCreated lists it: the text, and who gave it
+    (``randomness.BY_PLAYER``, or ``randomness.BY_SERVICE`` for a seat that gave none)."""
+    return {"text": text, "by": by}
+
+
+def defaults(count: int) -> list[dict]:
+    """Every seat's share drawn by the service: a game whose seats were all taken at once
+    (the admin API, a rematch, the demo), where no player had a page to give theirs on."""
+    return [contribution(randomness.default_contribution(), randomness.BY_SERVICE)
+            for _ in range(count)]
+
+
+def commit_shares(secret: str, contributions: list[dict]) -> tuple[dict, dict, int]:
+    """(what GameCreated publishes, what it keeps sealed, the seed) for the service's secret
+    ``secret``, committed to before the players gave ``contributions`` (one per seat, in seat
+    order).  The seed is sealed beside the secret so that replaying reads it directly."""
+    seed = randomness.derive_seed(secret, [c["text"] for c in contributions])
+    public = {"randomness": {"scheme": randomness.SCHEME,
+                             "commitment": randomness.service_commitment(secret),
+                             "contributions": contributions}}
+    return public, {"secret": secret, "seed": str(seed)}, seed
 
 
 def reveal_payload(first: Event) -> dict | None:
-    """SeedRevealed's payload for the game GameCreated ``first`` began, or None when it
-    sealed no seed (a game from before fair play, whose seed its payload shows)."""
+    """SeedRevealed's payload for the game GameCreated ``first`` began: the service's secret
+    and the seed it derived, or a given (or version 2) seed and its salt; None when it sealed
+    no seed (a game from before fair play, whose seed its payload shows)."""
     sealed = first.sealed or {}
     if "seed" not in sealed:
         return None
+    if "secret" in sealed:
+        return {"secret": sealed["secret"], "seed": sealed["seed"]}
     return {"seed": sealed["seed"], "salt": sealed["salt"]}
+
+
+def revealed_seed(start: dict, shown: dict) -> int | None:
+    """The seed a SeedRevealed payload ``shown`` reveals, if it is what GameCreated's payload
+    ``start`` committed to (else None): under "chasqui-seed-v2", the secret matches the
+    commitment and the seed is the derivation of it and the contributions listed; under
+    "given" (and in a version 2 game's top-level commitment), seed and salt match it."""
+    chance = start.get("randomness")
+    seed_text = shown.get("seed")
+    if not (isinstance(seed_text, str) and seed_text.isascii() and seed_text.isdigit()
+            and len(seed_text) <= len(str(2 ** SEED_BITS))):
+        return None
+    seed = int(seed_text)
+    if isinstance(chance, dict) and chance.get("scheme") == randomness.SCHEME:
+        secret, shares = shown.get("secret"), chance.get("contributions")
+        if not (randomness.is_secret(secret) and isinstance(shares, list)
+                and all(isinstance(c, dict) and randomness.is_contribution(c.get("text"))
+                        for c in shares)):
+            return None
+        matches = (randomness.service_commitment(secret) == chance.get("commitment")
+                   and randomness.derive_seed(secret, [c["text"] for c in shares]) == seed)
+        return seed if matches else None
+    committed = chance.get("commitment") if isinstance(chance, dict) else start.get("commitment")
+    salt = shown.get("salt")
+    if not (isinstance(salt, str) and salt.isascii()):
+        return None
+    return seed if commitment(seed, salt) == committed else None
 
 
 def revealed(events: Iterable[Event]) -> bool:
@@ -233,7 +293,7 @@ def _checked_seed(events: list[Event], verdict: Verdict) -> int | None:
     game from before fair play, the one its GameCreated shows."""
     name = "the seed"
     start = events[0].payload
-    if "commitment" not in start:
+    if "commitment" not in start and "randomness" not in start:
         try:
             seed = seed_of(events[0])
         except ValueError:
@@ -246,20 +306,14 @@ def _checked_seed(events: list[Event], verdict: Verdict) -> int | None:
         verdict.add(name, False, "the record reveals no seed" if not reveals
                     else "the record reveals the seed more than once")
         return None
-    shown = reveals[0].payload
-    seed_text, salt = shown.get("seed"), shown.get("salt")
-    if not (isinstance(seed_text, str) and seed_text.isascii() and seed_text.isdigit()
-            and len(seed_text) <= len(str(2 ** SEED_BITS)) and isinstance(salt, str)
-            and salt.isascii()):
-        verdict.add(name, False, "SeedRevealed must show the seed in decimal and the salt")
-        return None
-    if commitment(int(seed_text), salt) != start["commitment"]:
-        verdict.add(name, False, "the revealed seed and salt do not match GameCreated's "
+    seed = revealed_seed(start, reveals[0].payload)
+    if seed is None:
+        verdict.add(name, False, "what SeedRevealed shows does not match GameCreated's "
                                  "commitment")
         return None
     verdict.add(name, True, f"the seed revealed at seq {reveals[0].seq} matches the commitment "
                             "GameCreated published")
-    return int(seed_text)
+    return seed
 
 
 def _replayed(data: dict, events: list[Event], seed: int, verdict: Verdict) -> None:
