@@ -1,0 +1,157 @@
+"""Chance nobody chooses: the service commits to its secret on the invitation and lobby pages
+before any player takes a seat, each player's contribution (made in their browser, typed, or
+the service's for an empty field) lands in GameCreated at their seat, and the seed is the
+documented derivation of them all."""
+from __future__ import annotations
+
+import hashlib
+import re
+
+import pytest
+from sqlalchemy import select
+
+from service.application import invitations
+from service.application.invitations import InvitationError
+from service.store import events as store
+from service.store import fairness, randomness
+from service.store.history import seed_of
+from service.store.models import InvitationRow, PendingGameRow
+from tests.service.test_organisers_support import (PLAYERS, create_game, csrf, link_in, mails,
+                                                   new_game_form, sign_in, svc)
+
+COMMITTED = re.compile(r"committed to its share of the chance: ([0-9a-f]{64})")
+
+
+def landing(app, address: str):
+    """(the invitee's browser, their landing page's path, the page's text)."""
+    browser = app.test_client()
+    path = link_in([m for m in mails(app, address) if "/invite/" in m["text"]][-1], "invite")
+    return browser, path, browser.get(path).get_data(as_text=True)
+
+
+def accept(app, address: str, share: str | None):
+    browser, path, _ = landing(app, address)
+    data = {"csrf_token": csrf(browser, path)}
+    if share is not None:
+        data["contribution"] = share
+    return browser.post(f"{path}/accept", data=data)
+
+
+def pending_of(app, pending_id: str) -> PendingGameRow:
+    with svc(app).db.reading() as session:
+        return session.get(PendingGameRow, pending_id)
+
+
+def first_event(app, game_id: str) -> store.Event:
+    with svc(app).db.reading() as session:
+        return store.load(session, game_id)[0]
+
+
+def documented_seed(secret: str, texts: list[str]) -> int:
+    """The derivation as ``docs/fairness.md`` writes it, with nothing but SHA-256."""
+    digests = ":".join(hashlib.sha256(t.encode("utf-8")).hexdigest() for t in texts)
+    return int(hashlib.sha256(f"chasqui-seed-v2:{secret}:{digests}".encode()).hexdigest(), 16)
+
+
+def test_the_invitation_shows_the_commitment_before_acceptance_and_the_game_carries_it(app, client):
+    sign_in(client, app)
+    pending_id = create_game(client)
+    _, _, page = landing(app, "ana@example.org")
+    shown = COMMITTED.search(page).group(1)
+    secret = pending_of(app, pending_id).secret
+    assert shown == randomness.service_commitment(secret) and secret not in page
+    typed = "Ana's lucky words ☀ 42"
+    assert accept(app, "ana@example.org", f"  {typed} ").status_code == 200
+    assert accept(app, "ben@example.org", "").status_code == 200  # no JavaScript, nothing typed
+    assert accept(app, "cai@example.org", "0f" * 16).status_code == 200  # as the browser makes it
+    game_id = pending_of(app, pending_id).game_id
+    first = first_event(app, game_id)
+    chance = first.payload["randomness"]
+    assert chance["scheme"] == "chasqui-seed-v2" and chance["commitment"] == shown
+    shares = chance["contributions"]
+    assert [c["by"] for c in shares] == ["chasqui", "player", "chasqui", "player"]
+    assert shares[1]["text"] == typed and shares[3]["text"] == "0f" * 16
+    assert all(randomness.is_contribution(c["text"]) for c in shares)
+    assert first.sealed["secret"] == secret
+    assert seed_of(first) == documented_seed(secret, [c["text"] for c in shares])
+
+
+def test_contributions_follow_their_players_when_seats_are_shuffled(app, client):
+    sign_in(client, app)
+    pending_id = create_game(client, seat_order="random")
+    for name, address in PLAYERS:
+        assert accept(app, address, f"share of {name}").status_code == 200
+    first = first_event(app, pending_of(app, pending_id).game_id)
+    by_seat = dict(zip(first.payload["players"], first.payload["randomness"]["contributions"]))
+    for name, _ in PLAYERS:
+        assert by_seat[name] == {"text": f"share of {name}", "by": "player"}
+
+
+@pytest.mark.parametrize("share", ["\x1b[31mred", "a" * 201, "right\u202eleft", "bell\x07",
+                                   "two\nlines"])
+def test_a_bad_contribution_is_refused_and_changes_nothing(app, client, share):
+    sign_in(client, app)
+    pending_id = create_game(client)
+    response = accept(app, "ana@example.org", share)
+    assert response.status_code == 400 and "share of the chance" in response.get_data(as_text=True)
+    with svc(app).db.reading() as session:
+        ana = session.scalars(select(InvitationRow).where(
+            InvitationRow.email == "ana@example.org")).one()
+        assert ana.status == "pending" and ana.contribution is None
+    assert pending_of(app, pending_id).status == "inviting"
+
+
+def test_a_lone_surrogate_or_a_character_a_record_cannot_show_is_refused():
+    for share in ("\ud800", "soft\u00adhyphen", "\u200bzero width"):
+        with pytest.raises(InvitationError) as refused:
+            invitations.contribution(share)
+        assert refused.value.status == 400
+    assert invitations.contribution(None)["by"] == "chasqui"
+    assert invitations.contribution("a" * 200) == {"text": "a" * 200, "by": "player"}
+
+
+def test_the_lobby_shows_the_commitment_before_anyone_joins(app, client):
+    sign_in(client, app)
+    response = client.post("/organise/new", data=new_game_form(
+        csrf(client, "/organise/new"), invitees=PLAYERS[:1], count=4, open="on"))
+    assert response.status_code == 303
+    with svc(app).db.reading() as session:
+        pending = session.scalars(select(PendingGameRow)).one()
+    page = app.test_client().get(f"/lobby/{pending.id}").get_data(as_text=True)
+    assert COMMITTED.search(page).group(1) == randomness.service_commitment(pending.secret)
+    assert pending.secret not in page
+
+
+def test_a_game_set_up_before_commitments_draws_its_secret_when_it_starts(app, client):
+    sign_in(client, app)
+    pending_id = create_game(client)
+    with svc(app).db.unit_of_work() as session:
+        session.get(PendingGameRow, pending_id).secret = None
+    _, _, page = landing(app, "ana@example.org")
+    assert not COMMITTED.search(page)
+    for _, address in PLAYERS:
+        assert accept(app, address, "mine").status_code == 200
+    first = first_event(app, pending_of(app, pending_id).game_id)
+    assert first.payload["randomness"]["scheme"] == "chasqui-seed-v2"
+    assert randomness.is_secret(first.sealed["secret"])
+
+
+def test_two_games_with_the_same_contributions_but_different_secrets_differ():
+    shares = [fairness.contribution(text, randomness.BY_PLAYER) for text in ("a", "b", "c")]
+    one, two = (fairness.commit_shares(randomness.new_secret(), shares) for _ in range(2))
+    assert one[2] != two[2] and one[0]["randomness"]["commitment"] != two[0]["randomness"]["commitment"]
+    assert one[0]["randomness"]["contributions"] == two[0]["randomness"]["contributions"]
+
+
+def test_the_reveal_publishes_the_secret_and_the_seed_it_derived():
+    shares = fairness.defaults(3)
+    secret = randomness.new_secret()
+    public, sealed, seed = fairness.commit_shares(secret, shares)
+    first = store.Event(1, "GameCreated", public, "admin", None, store.GENESIS, "", sealed)
+    shown = fairness.reveal_payload(first)
+    assert shown == {"secret": secret, "seed": str(seed)}
+    assert fairness.revealed_seed(public, shown) == seed
+    assert fairness.revealed_seed(public, {**shown, "seed": str(seed + 1)}) is None
+    other = randomness.new_secret()
+    assert fairness.revealed_seed(public, {"secret": other, "seed": str(
+        randomness.derive_seed(other, [c["text"] for c in shares]))}) is None
