@@ -15,6 +15,7 @@ from engine import IllegalAction
 from engine.text import phrase, term
 from service.store import fairness
 from service.store import snapshots
+from service.store.imports import IMPORT_EVENT
 from service.store import events as store
 from service.store.db import Session
 from service.mail import mailer, seat_offer_mail
@@ -406,9 +407,14 @@ def _parse_events(raw) -> list[Event]:
     return events
 
 
-def import_game(session: Session, data, now: datetime) -> str:
-    """Recreate an exported game under its own id.  Refuses a broken hash chain, an id that
-    exists here, or events the engine cannot replay; mails nobody (the importer decides)."""
+def import_game(session: Session, data, now: datetime, actor: str) -> str:
+    """Recreate an exported game under its own id, marked imported in its own chain: the
+    copied events, then ``GameImported`` by ``actor`` (the importing admin) naming the source
+    record's last hash, so every record and page of the game says that whoever exported it
+    held its seed.  Refuses a broken hash chain, an id that exists here, events the engine
+    cannot replay, and a game whose seed is known (revealed, or in GameCreated before fair
+    play) unless it is over: such a game would go on with its future public.  Mails nobody
+    (the importer decides)."""
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         raise IllegalAction(phrase("not a Chasqui game export (format must be {format})",
                                    format=repr(EXPORT_FORMAT)))
@@ -431,6 +437,11 @@ def import_game(session: Session, data, now: datetime) -> str:
     except (IllegalAction, KeyError, TypeError, ValueError) as error:
         raise IllegalAction(phrase("the events do not replay: {error}",
                                    error=getattr(error, "say", None) or str(error))) from None
+    status = status_from_events(events, game.outcome(state) is not None)
+    if seed_known(events) and not fairness.is_over(status):
+        raise IllegalAction(phrase(
+            "this game's seed is known (revealed, or recorded before commitments), so it can "
+            "be imported only once it is over; nothing was imported"))
     seats = data.get("seats")
     players = created(events)["players"]
     if not isinstance(seats, list) or len(seats) != len(players):
@@ -442,8 +453,7 @@ def import_game(session: Session, data, now: datetime) -> str:
             raise IllegalAction(phrase("seats[{index}] needs a name and an email", index=i))
     session.add(GameRow(
         id=game_id, game=game.name, created_at=events[0].recorded_at,
-        updated_at=events[-1].recorded_at, head_seq=events[-1].seq,
-        status=status_from_events(events, game.outcome(state) is not None)))
+        updated_at=now, head_seq=events[-1].seq + 1, status=status))
     session.add_all(SeatRow(game_id=game_id, seat=i, name=s["name"][:80], email=s["email"][:254],
                             nonce=secrets.token_urlsafe(12), bot=bool(s.get("bot")))
                     for i, s in enumerate(seats))
@@ -453,7 +463,15 @@ def import_game(session: Session, data, now: datetime) -> str:
                               event.payload, event.actor, event.recorded_at, sealed=event.sealed)
         if stored.hash != event.hash:  # cannot happen after verify_chain; never store a fork
             raise IllegalAction(phrase("event {seq} does not reproduce its hash", seq=event.seq))
+    store.append(session, game_id, events[-1].seq + 1, events[-1].hash, IMPORT_EVENT,
+                 {"source_last_hash": events[-1].hash}, actor, now)
     return game_id
+
+
+def seed_known(events: list[Event]) -> bool:
+    """Whether a game's seed is public already: revealed, or shown in GameCreated's payload
+    (a game recorded before fair play)."""
+    return "seed" in events[0].payload or fairness.revealed(events)
 
 
 def undo_label(loaded: Loaded, seat: int, session: Session | None = None) -> str | dict | None:

@@ -362,7 +362,7 @@ def import_game():
         raise IllegalAction(phrase("the file is not JSON")) from None
     svc = services()
     with svc.db.unit_of_work() as session:
-        game_id = commands.import_game(session, data, svc.clock())
+        game_id = commands.import_game(session, data, svc.clock(), g.admin.actor)
     flash(_("Imported game %(game)s; its hash chain verifies.", game=game_id), "ok")
     return redirect(url_for("admin.game_page", game_id=game_id), 303)
 

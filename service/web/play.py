@@ -8,6 +8,7 @@ from flask_babel import get_translations, gettext
 from engine import IllegalAction
 from service.application.admin_commands import undo_label, undo_move
 from service.store import notes, timekeeping
+from service.store.imports import was_imported
 from service.application.confirmations import named, own_move
 from service.web.extensions import services
 from service.web.feeds import links as feed_links
@@ -17,6 +18,7 @@ from service.application.games import is_fresh
 from service.view.i18n import page_language, said
 from service.application.moves import load_for_secret, make_move, resolve_seat
 from service.view.presenter import seat_context
+from service.view.chance import chance_context
 from service.store.events import Conflict
 from service.core.validation import json_document
 
@@ -34,7 +36,9 @@ def page(secret: str):
         own_notes = notes.read(session, loaded.seats[seat])  # this seat's holder's only
         private_links = feed_links(session, loaded.seats[seat])
         context_channel = seat_channel(session, loaded.row.id, seat)
+        imported = was_imported(session, loaded.row.id)
     context = seat_context(svc.settings, loaded, seat)
+    context.update(chance_context(loaded.first.payload, seat, imported))
     context.update(private_links)
     context.update(context_channel)
     context["undo"], context["notes"] = undo, own_notes
