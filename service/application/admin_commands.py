@@ -19,7 +19,7 @@ from service.store.imports import IMPORT_EVENT
 from service.store import events as store
 from service.store.db import Session
 from service.mail import mailer, seat_offer_mail
-from service.application import seat_offers
+from service.application import seat_offers, shares
 from service.application.admin_auth import Admin
 from service.store.loading import Loaded, load
 from service.application.games import (Outcome, Owed, StaleMove, outbox_row, queue_mail,
@@ -263,13 +263,17 @@ def replace_seat(session: Session, game_id: str, seat, name, email, admin: Admin
 
 
 def accept_seat_offer(session: Session, secret_key: str, token: str, now: datetime,
-                      domain: str) -> tuple[SeatOfferRow, Outcome, list[int]]:
+                      domain: str, share=None) -> tuple[SeatOfferRow, Outcome, list[int]]:
     """The newcomer accepts (the POST of the offer's page): ``SeatReplaced`` with the offering
     admin as actor, a new nonce (every old link of the seat dies), the seat's view and links
     mailed to the newcomer, fresh links to the others who must act, and a plain notice to the
     replaced player.  Refused (and nothing changes) if the offer is no longer open, the game
     no longer runs, the seat changed hands since, or the address took another seat since.
+    ``share``: the newcomer's share of the chance, as the form sent it; recorded in
+    ``SeatReplaced`` as every seat's is in GameCreated, though it feeds no draw (the seed was
+    fixed when the game began).
     Returns the offer, the game's outcome and the account mail to dispatch."""
+    given = _given_share(share)
     offer = seat_offers.read_link(session, secret_key, token)
     seat_offers.usable(offer, now)
     loaded = load(session, offer.game_id)
@@ -287,7 +291,8 @@ def accept_seat_offer(session: Session, secret_key: str, token: str, now: dateti
     # the address is sealed with the event: the game's admins read it, a finished game's
     # public record (its players' and spectators') does not
     _append(session, loaded, "SeatReplaced", {"seat": offer.seat, "name": offer.name,
-                                              "previous_name": seat_row.name},
+                                              "previous_name": seat_row.name,
+                                              "contribution": given},
             offer.offered_by, now, sealed={"email": offer.email})
     seat_row.name, seat_row.email, seat_row.bot = offer.name, offer.email, False
     seat_row.nonce = secrets.token_urlsafe(12)
@@ -296,6 +301,13 @@ def accept_seat_offer(session: Session, secret_key: str, token: str, now: dateti
     outcome = Outcome(loaded.seq, _mail(session, loaded, now, domain, "links",
                                         seat_kinds={offer.seat: "seat"}))
     return offer, outcome, told
+
+
+def _given_share(raw) -> dict:
+    try:
+        return shares.given_share(raw)
+    except BadInput as error:
+        raise seat_offers.OfferRefused(400, error.say) from None
 
 
 def bot_seat(session: Session, game_id: str, seat, admin: Admin, now: datetime, domain: str,

@@ -26,8 +26,7 @@ from datetime import datetime, timedelta
 
 from engine import IllegalAction, get_game
 from engine.text import phrase, term
-from service.application import games
-from service.store import fairness
+from service.application import games, shares
 from service.store import preferences
 from service.store import randomness
 from service.store.db import Session
@@ -135,22 +134,12 @@ def commitment_of(pending: PendingGameRow) -> str | None:
 
 
 def contribution(raw) -> dict:
-    """The share of the chance a player gives on accepting, as GameCreated will list it: the
-    text their browser made or they typed (surrounding spaces dropped), or the service's for
-    an empty field (no JavaScript, nothing typed).  Refused with 400: control characters,
-    more than ``randomness.MAX_ENTROPY`` characters, anything a record cannot show."""
-    what = term(N_("your share of the chance"))
+    """The share of the chance a player gives on accepting (``shares.given_share``); a bad
+    one is refused with 400."""
     try:
-        text = validation.bounded_text("" if raw is None else raw, what,
-                                       randomness.MAX_ENTROPY, allowed="").strip()
+        return shares.given_share(raw)
     except validation.BadInput as error:
         raise InvitationError(400, error.say) from None
-    if not text:
-        return fairness.contribution(randomness.default_contribution(), randomness.BY_SERVICE)
-    if not randomness.is_contribution(text):
-        raise InvitationError(400, phrase("{what} holds a character that cannot be shown",
-                                          what=what))
-    return fairness.contribution(text, randomness.BY_PLAYER)
 
 
 def validate(draft: Draft) -> tuple[dict, dict]:

@@ -16,6 +16,7 @@ from service.store import events as store
 from service.store import fairness, randomness
 from service.store.history import seed_of
 from service.store.models import InvitationRow, PendingGameRow
+from tests.service.test_admin_support import events, offer_link, post_form, site_admin, token_in
 from tests.service.test_organisers_support import (PLAYERS, create_game, csrf, link_in, mails,
                                                    new_game_form, sign_in, svc)
 
@@ -155,3 +156,37 @@ def test_the_reveal_publishes_the_secret_and_the_seed_it_derived():
     other = randomness.new_secret()
     assert fairness.revealed_seed(public, {"secret": other, "seed": str(
         randomness.derive_seed(other, [c["text"] for c in shares]))}) is None
+
+
+def offered_seat(app, client, new_game):
+    """A game whose seat 1 is offered to zoe@example.com; (game id, the offer's path)."""
+    site_admin(app, client)
+    data, _ = new_game(players=3)
+    assert post_form(client, data["id"], "seats/1/replace", name="Zoe", email="zoe@example.com",
+                     seq="1").status_code == 303
+    return data["id"], offer_link(app, "zoe@example.com")
+
+
+def answer_offer(app, path: str, share: str):
+    newcomer = app.test_client()
+    token = token_in(newcomer.get(path).get_data(as_text=True))
+    return newcomer.post(f"{path}/accept", data={"csrf_token": token, "contribution": share})
+
+
+def test_a_newcomer_s_share_is_recorded_with_the_seat_they_take(app, client, admin_headers,
+                                                                 new_game):
+    game_id, path = offered_seat(app, client, new_game)
+    assert "data-contribution" in app.test_client().get(path).get_data(as_text=True)
+    assert answer_offer(app, path, " Zoe's share ").status_code == 200
+    replaced = events(client, admin_headers, game_id)[-1]
+    assert replaced["kind"] == "SeatReplaced"
+    assert replaced["payload"]["contribution"] == {"text": "Zoe's share", "by": "player"}
+
+
+def test_a_newcomer_s_bad_share_is_refused_and_the_seat_stays(app, client, admin_headers,
+                                                              new_game):
+    game_id, path = offered_seat(app, client, new_game)
+    response = answer_offer(app, path, "\x1b]0;title\x07")
+    assert response.status_code == 400 and "share of the chance" in response.get_data(as_text=True)
+    assert [e["kind"] for e in events(client, admin_headers, game_id)] == ["GameCreated"]
+    assert answer_offer(app, path, "").status_code == 200  # the offer is still open
