@@ -80,7 +80,7 @@ def seed_candidates(game_id: str, first: store.Event, payload: dict, centre: int
 def move_payloads(game, state, event: store.Event):
     """Every payload the pending move could have: each legal action of its seat (with its
     label and phrase, as ``record_move`` writes them) × each seq it could have seen × every
-    schema versions."""
+    schema version."""
     seat = event.payload["seat"]
     for chosen in game.legal_actions(state, seat):
         for seq_seen in range(1, event.seq):
