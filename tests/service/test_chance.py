@@ -10,13 +10,18 @@ import re
 import pytest
 from sqlalchemy import select
 
+from engine import get_game
 from service.application import invitations
 from service.application.invitations import InvitationError
 from service.store import events as store
 from service.store import fairness, randomness
 from service.store.history import seed_of
-from service.store.models import InvitationRow, PendingGameRow
+from service.store.loading import load
+from service.store.models import GameRow, InvitationRow, PendingGameRow, SeatRow
+from service.view.presenter import secret_for
+from tests.conftest import secret_from_url
 from tests.service.test_admin_support import events, offer_link, post_form, site_admin, token_in
+from tests.service.test_fair_play import play_to_the_end, record_of
 from tests.service.test_organisers_support import (PLAYERS, create_game, csrf, link_in, mails,
                                                    new_game_form, sign_in, svc)
 
@@ -190,3 +195,48 @@ def test_a_newcomer_s_bad_share_is_refused_and_the_seat_stays(app, client, admin
     assert response.status_code == 400 and "share of the chance" in response.get_data(as_text=True)
     assert [e["kind"] for e in events(client, admin_headers, game_id)] == ["GameCreated"]
     assert answer_offer(app, path, "").status_code == 200  # the offer is still open
+
+
+def test_a_game_of_schema_version_2_plays_reveals_and_verifies_as_before(app, client):
+    """A game created before the players' shares: a top-level commitment to a seed the
+    service drew alone; it plays on, reveals seed and salt, and its record verifies."""
+    game_id, now, names, seed = "v2game01", svc(app).clock(), ["P0", "P1", "P2"], 987654321
+    salt = "ab" * 32
+    created = {"game": "incan_gold", "rules_version": get_game("incan_gold").rules_version,
+               "commitment": fairness.commitment(seed, salt), "players": names, "options": {},
+               "clock": {}, "schema_version": 2}
+    with svc(app).db.unit_of_work() as session:
+        session.add(GameRow(id=game_id, game="incan_gold", status="active", created_at=now,
+                            updated_at=now, head_seq=1))
+        session.add_all(SeatRow(game_id=game_id, seat=i, name=n, email=f"p{i}@example.com",
+                                nonce=f"n{i}") for i, n in enumerate(names))
+        session.flush()
+        store.append(session, game_id, 1, store.GENESIS, "GameCreated", created, "admin", now,
+                     sealed={"seed": str(seed), "salt": salt})
+    with svc(app).db.reading() as session:
+        loaded = load(session, game_id)
+        secrets = [secret_for(svc(app).settings, loaded, s) for s in range(3)]
+    play_to_the_end(client, secrets)
+    record = record_of(client, secrets[0])
+    reveal = record["events"][-1]
+    assert reveal["kind"] == "SeedRevealed"
+    assert {k: reveal["payload"][k] for k in ("seed", "salt")} == {"seed": str(seed), "salt": salt}
+    assert "secret" not in reveal["payload"]
+    assert {e["payload"]["schema_version"] for e in record["events"][1:]} == {3}
+    assert fairness.check_record(record).ok
+
+
+def test_a_play_page_shows_its_own_seat_s_share_only_and_says_when_a_seed_was_given(
+        app, client, admin_headers, new_game):
+    players = [{"name": f"P{i}", "email": f"p{i}@example.com"} for i in range(3)]
+    made = client.post("/api/games", json={"game": "incan_gold", "players": players},
+                       headers=admin_headers).get_json()
+    with svc(app).db.reading() as session:
+        shares = store.load(session, made["id"])[0].payload["randomness"]["contributions"]
+    page = client.get(f"/play/{secret_from_url(made['seats'][1]['play_url'])}").get_data(as_text=True)
+    assert shares[1]["text"] in page and "Chasqui drew this seat" in page
+    assert shares[0]["text"] not in page and shares[2]["text"] not in page
+    assert "A site admin gave this game" not in page
+    _, secrets = new_game(players=3, seed=7)
+    given = client.get(f"/play/{secrets[0]}").get_data(as_text=True)
+    assert "A site admin gave this game's seed" in given and "share of the chance" not in given
