@@ -5,6 +5,7 @@ documented derivation of them all."""
 from __future__ import annotations
 
 import hashlib
+import html
 import re
 
 import pytest
@@ -67,7 +68,9 @@ def test_the_invitation_shows_the_commitment_before_acceptance_and_the_game_carr
     secret = pending_of(app, pending_id).secret
     assert shown == randomness.service_commitment(secret) and secret not in page
     typed = "Ana's lucky words ☀ 42"
-    assert accept(app, "ana@example.org", f"  {typed} ").status_code == 200
+    accepted = accept(app, "ana@example.org", f"  {typed} ")
+    assert accepted.status_code == 200
+    assert f"Your share of the chance: {typed}" in html.unescape(accepted.get_data(as_text=True))
     assert accept(app, "ben@example.org", "").status_code == 200  # no JavaScript, nothing typed
     assert accept(app, "cai@example.org", "0f" * 16).status_code == 200  # as the browser makes it
     game_id = pending_of(app, pending_id).game_id
