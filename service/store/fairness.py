@@ -107,11 +107,12 @@ def revealed_seed(start: dict, shown: dict) -> int | None:
     """The seed a SeedRevealed payload ``shown`` reveals, if it is what GameCreated's payload
     ``start`` committed to (else None): under "chasqui-seed-v2", the secret matches the
     commitment and the seed is the derivation of it and the contributions listed; under
-    "given" (and in a version 2 game's top-level commitment), seed and salt match it."""
+    "given" (and in a version 2 game's top-level commitment), seed and salt match it.  The
+    seed must be written in canonical decimal (no sign, no leading zero)."""
     chance = start.get("randomness")
     seed_text = shown.get("seed")
     if not (isinstance(seed_text, str) and seed_text.isascii() and seed_text.isdigit()
-            and len(seed_text) <= len(str(2 ** SEED_BITS))):
+            and len(seed_text) <= len(str(2 ** SEED_BITS)) and str(int(seed_text)) == seed_text):
         return None
     seed = int(seed_text)
     if isinstance(chance, dict) and chance.get("scheme") == randomness.SCHEME:
@@ -123,6 +124,8 @@ def revealed_seed(start: dict, shown: dict) -> int | None:
         matches = (randomness.service_commitment(secret) == chance.get("commitment")
                    and randomness.derive_seed(secret, [c["text"] for c in shares]) == seed)
         return seed if matches else None
+    if isinstance(chance, dict) and chance.get("scheme") != randomness.GIVEN:
+        return None  # a scheme this service never wrote
     committed = chance.get("commitment") if isinstance(chance, dict) else start.get("commitment")
     salt = shown.get("salt")
     if not (isinstance(salt, str) and salt.isascii()):

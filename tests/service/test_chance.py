@@ -161,6 +161,9 @@ def test_the_reveal_publishes_the_secret_and_the_seed_it_derived():
     assert shown == {"secret": secret, "seed": str(seed)}
     assert fairness.revealed_seed(public, shown) == seed
     assert fairness.revealed_seed(public, {**shown, "seed": str(seed + 1)}) is None
+    assert fairness.revealed_seed(public, {**shown, "seed": "0" + str(seed)}) is None
+    unknown = {"randomness": {**public["randomness"], "scheme": "mine"}}
+    assert fairness.revealed_seed(unknown, {"seed": "5", "salt": "ab" * 32}) is None
     other = randomness.new_secret()
     assert fairness.revealed_seed(public, {"secret": other, "seed": str(
         randomness.derive_seed(other, [c["text"] for c in shares]))}) is None
