@@ -424,7 +424,8 @@ def import_game(session: Session, data, now: datetime, actor: str) -> str:
     copied events, then ``GameImported`` by ``actor`` (the importing admin) naming the source
     record's last hash, so every record and page of the game says that whoever exported it
     held its seed.  Refuses a broken hash chain, an id that exists here, events the engine
-    cannot replay, and a game whose seed is known (revealed, or in GameCreated before fair
+    cannot replay, a sealed seed other than the one GameCreated committed to (the hash
+    chain does not cover what is sealed), and a game whose seed is known (revealed, or in GameCreated before fair
     play) unless it is over: such a game would go on with its future public.  Mails nobody
     (the importer decides)."""
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
@@ -449,6 +450,10 @@ def import_game(session: Session, data, now: datetime, actor: str) -> str:
     except (IllegalAction, KeyError, TypeError, ValueError) as error:
         raise IllegalAction(phrase("the events do not replay: {error}",
                                    error=getattr(error, "say", None) or str(error))) from None
+    sealed = fairness.reveal_payload(events[0])
+    if sealed is not None and fairness.revealed_seed(events[0].payload, sealed) is None:
+        raise IllegalAction(phrase("GameCreated's sealed seed does not match the commitment it "
+                                   "published; nothing was imported"))
     status = status_from_events(events, game.outcome(state) is not None)
     if seed_known(events) and not fairness.is_over(status):
         raise IllegalAction(phrase(

@@ -158,3 +158,20 @@ def test_a_finished_game_recorded_before_commitments_imports_as_finished(
     with svc(elsewhere).db.reading() as session:
         loaded = load(session, "oldgame2")
     assert loaded.row.status == "abandoned" and loaded.events[-1].kind == "GameImported"
+
+
+def test_an_export_whose_sealed_seed_was_swapped_is_refused(
+        app, client, admin_headers, new_game, elsewhere):
+    """What is sealed is not hashed: a forger could put a seed of their choosing beside the
+    commitment.  The import checks the sealed seed against the commitment."""
+    players = [{"name": f"P{i}", "email": f"p{i}@example.com"} for i in range(3)]
+    made = client.post("/api/games", json={"game": "incan_gold", "players": players},
+                       headers=admin_headers).get_json()
+    exported = export_of(client, admin_headers, made["id"])
+    forged = copy.deepcopy(exported)
+    forged["events"][0]["sealed"]["seed"] = "5"
+    response = imported(elsewhere, admin_headers, forged)
+    assert response.status_code == 400 and "does not match" in response.get_json()["error"]
+    with svc(elsewhere).db.reading() as session:
+        assert session.get(GameRow, made["id"]) is None
+    assert imported(elsewhere, admin_headers, exported).status_code == 201
