@@ -19,6 +19,7 @@ from engine import GAMES, IllegalAction
 from engine.core import canonical_json
 from engine.text import phrase, term
 from service.store import fairness
+from service.store.imports import IMPORT_EVENT
 from service.mail import mailer
 from service.web import sessions
 from service.application import admin_auth as auth
@@ -281,6 +282,9 @@ def described(loaded, index: int, reveal: bool) -> dict:
     if event.kind == "SeatBotted":
         return phrase("handed seat {seat} ({player}) to a bot", seat=str(p.get("seat")),
                       player=str(p.get("name")))
+    if event.kind == IMPORT_EVENT:
+        return phrase("imported the game; its export ended at hash {hash}",
+                      hash=str(p.get("source_last_hash")))
     words = {"GamePaused": N_("paused the game"), "GameResumed": N_("resumed the game"),
              "GameAbandoned": N_("abandoned the game")}.get(event.kind)
     if words:

@@ -69,6 +69,9 @@ def test_an_imported_running_game_is_marked_in_its_chain_and_on_its_play_page(
     assert store.verify_chain(data["id"], list(loaded.events)).ok
     page = there.get(f"/play/{secret}").get_data(as_text=True)
     assert "imported from another Chasqui" in page
+    admin_page = there.get(f"/admin/games/{data['id']}").get_data(as_text=True)
+    assert f"imported the game; its export ended at hash {mark.payload['source_last_hash']}" \
+        in admin_page
     here = client.get(f"/play/{secrets[0]}").get_data(as_text=True)
     assert "imported from another Chasqui" not in here
 
