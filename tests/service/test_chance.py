@@ -20,7 +20,8 @@ from service.store.history import seed_of
 from service.store.loading import load
 from service.store.models import GameRow, InvitationRow, PendingGameRow, SeatRow
 from service.view.presenter import secret_for
-from tests.conftest import secret_from_url
+from service.web.extensions import services
+from tests.conftest import make_settings, migrated_app, secret_from_url
 from tests.service.test_admin_support import events, offer_link, post_form, site_admin, token_in
 from tests.service.test_fair_play import play_to_the_end, record_of
 from tests.service.test_organisers_support import (PLAYERS, create_game, csrf, link_in, mails,
@@ -246,3 +247,24 @@ def test_a_play_page_shows_its_own_seat_s_share_only_and_says_when_a_seed_was_gi
     _, secrets = new_game(players=3, seed=7)
     given = client.get(f"/play/{secrets[0]}").get_data(as_text=True)
     assert "A site admin gave this game's seed" in given and "share of the chance" not in given
+
+
+def test_shares_are_kept_and_the_seed_derived_on_postgresql(tmp_path, clock, postgres_url):
+    app = migrated_app(make_settings(tmp_path, CHASQUI_DATABASE_URL=postgres_url), clock=clock)
+    app.config["TESTING"] = True
+    try:
+        tag = randomness.default_contribution()[:6]
+        players = [(n, f"{n.lower()}.{tag}@example.org") for n in ("Ana", "Ben", "Cai")]
+        client = app.test_client()
+        sign_in(client, app, f"olga.{tag}@example.org")
+        pending_id = create_game(client, invitees=players)
+        assert accept(app, players[0][1], "\x00nul").status_code == 400
+        for (_, address), share in zip(players, ("日本語 ☀", "", "x" * 200)):
+            assert accept(app, address, share).status_code == 200
+        pending = pending_of(app, pending_id)
+        first = first_event(app, pending.game_id)
+        shares = first.payload["randomness"]["contributions"]
+        assert [c["text"] for c in shares][1::2] == ["日本語 ☀", "x" * 200]
+        assert seed_of(first) == documented_seed(pending.secret, [c["text"] for c in shares])
+    finally:
+        services(app).db.dispose()
