@@ -424,10 +424,10 @@ def import_game(session: Session, data, now: datetime, actor: str) -> str:
     copied events, then ``GameImported`` by ``actor`` (the importing admin) naming the source
     record's last hash, so every record and page of the game says that whoever exported it
     held its seed.  Refuses a broken hash chain, an id that exists here, events the engine
-    cannot replay, a sealed seed other than the one GameCreated committed to (the hash
-    chain does not cover what is sealed), and a game whose seed is known (revealed, or in GameCreated before fair
-    play) unless it is over: such a game would go on with its future public.  Mails nobody
-    (the importer decides)."""
+    cannot replay, a sealed seed other than the one GameCreated committed to (the hash chain
+    does not cover what is sealed), and a game whose seed is known (revealed, or in
+    GameCreated before fair play) unless it is over: such a game would go on with its future
+    public.  Mails nobody (the importer decides)."""
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         raise IllegalAction(phrase("not a Chasqui game export (format must be {format})",
                                    format=repr(EXPORT_FORMAT)))
