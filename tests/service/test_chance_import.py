@@ -139,7 +139,8 @@ def old_way_export(game_id: str, moves: list[dict], now: datetime) -> dict:
 
 def test_a_running_game_recorded_before_commitments_is_refused(admin_headers, elsewhere):
     now = svc(elsewhere).clock()
-    response = imported(elsewhere, admin_headers, old_way_export("oldgame1", [{"type": "stay"}], now))
+    exported = old_way_export("oldgame1", [{"type": "stay"}], now)
+    response = imported(elsewhere, admin_headers, exported)
     assert response.status_code == 400 and "seed is known" in response.get_json()["error"]
     with svc(elsewhere).db.reading() as session:
         assert session.get(GameRow, "oldgame1") is None
