@@ -9,9 +9,10 @@ a random ``nonce`` in its row's ``sealed`` column, and its hash covers that nonc
 confirms no guess about the event's content (a secret choice, a seed) to anyone who lacks the
 nonce, while whoever holds the events with their nonces (the store, and anyone once a
 finished game's record is published) recomputes every hash exactly.  Events of schema
-version 1 (written before) have no nonce and keep the hash over their content alone.  Version 3 hashes exactly as version 2;
-it marks a game (its GameCreated's version) whose chance is derived from a committed secret of
-the service's and the players' contributions (``service.store.fairness``).
+version 1 (written before) have no nonce and keep the hash over their content alone.
+Version 3 hashes exactly as version 2; it marks a game (its GameCreated's version) whose
+chance is derived from a committed secret of the service's and the players' contributions
+(``service.store.fairness``).
 ``docs/fairness.md`` says why a nonce rather than a keyed MAC."""
 from __future__ import annotations
 
