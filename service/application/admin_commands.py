@@ -15,10 +15,11 @@ from engine import IllegalAction
 from engine.text import phrase, term
 from service.store import fairness
 from service.store import snapshots
+from service.store.imports import IMPORT_EVENT
 from service.store import events as store
 from service.store.db import Session
 from service.mail import mailer, seat_offer_mail
-from service.application import seat_offers
+from service.application import seat_offers, shares
 from service.application.admin_auth import Admin
 from service.store.loading import Loaded, load
 from service.application.games import (Outcome, Owed, StaleMove, outbox_row, queue_mail,
@@ -262,13 +263,17 @@ def replace_seat(session: Session, game_id: str, seat, name, email, admin: Admin
 
 
 def accept_seat_offer(session: Session, secret_key: str, token: str, now: datetime,
-                      domain: str) -> tuple[SeatOfferRow, Outcome, list[int]]:
+                      domain: str, share=None) -> tuple[SeatOfferRow, Outcome, list[int]]:
     """The newcomer accepts (the POST of the offer's page): ``SeatReplaced`` with the offering
     admin as actor, a new nonce (every old link of the seat dies), the seat's view and links
     mailed to the newcomer, fresh links to the others who must act, and a plain notice to the
     replaced player.  Refused (and nothing changes) if the offer is no longer open, the game
     no longer runs, the seat changed hands since, or the address took another seat since.
+    ``share``: the newcomer's share of the chance, as the form sent it; recorded in
+    ``SeatReplaced`` as every seat's is in GameCreated, though it feeds no draw (the seed was
+    fixed when the game began).
     Returns the offer, the game's outcome and the account mail to dispatch."""
+    given = _given_share(share)
     offer = seat_offers.read_link(session, secret_key, token)
     seat_offers.usable(offer, now)
     loaded = load(session, offer.game_id)
@@ -286,7 +291,8 @@ def accept_seat_offer(session: Session, secret_key: str, token: str, now: dateti
     # the address is sealed with the event: the game's admins read it, a finished game's
     # public record (its players' and spectators') does not
     _append(session, loaded, "SeatReplaced", {"seat": offer.seat, "name": offer.name,
-                                              "previous_name": seat_row.name},
+                                              "previous_name": seat_row.name,
+                                              "contribution": given},
             offer.offered_by, now, sealed={"email": offer.email})
     seat_row.name, seat_row.email, seat_row.bot = offer.name, offer.email, False
     seat_row.nonce = secrets.token_urlsafe(12)
@@ -295,6 +301,13 @@ def accept_seat_offer(session: Session, secret_key: str, token: str, now: dateti
     outcome = Outcome(loaded.seq, _mail(session, loaded, now, domain, "links",
                                         seat_kinds={offer.seat: "seat"}))
     return offer, outcome, told
+
+
+def _given_share(raw) -> dict:
+    try:
+        return shares.given_share(raw)
+    except BadInput as error:
+        raise seat_offers.OfferRefused(400, error.say) from None
 
 
 def bot_seat(session: Session, game_id: str, seat, admin: Admin, now: datetime, domain: str,
@@ -406,9 +419,15 @@ def _parse_events(raw) -> list[Event]:
     return events
 
 
-def import_game(session: Session, data, now: datetime) -> str:
-    """Recreate an exported game under its own id.  Refuses a broken hash chain, an id that
-    exists here, or events the engine cannot replay; mails nobody (the importer decides)."""
+def import_game(session: Session, data, now: datetime, actor: str) -> str:
+    """Recreate an exported game under its own id, marked imported in its own chain: the
+    copied events, then ``GameImported`` by ``actor`` (the importing admin) naming the source
+    record's last hash, so every record and page of the game says that whoever exported it
+    held its seed.  Refuses a broken hash chain, an id that exists here, events the engine
+    cannot replay, a sealed seed other than the one GameCreated committed to (the hash chain
+    does not cover what is sealed), and a game whose seed is known (revealed, or in
+    GameCreated before fair play) unless it is over: such a game would go on with its future
+    public.  Mails nobody (the importer decides)."""
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         raise IllegalAction(phrase("not a Chasqui game export (format must be {format})",
                                    format=repr(EXPORT_FORMAT)))
@@ -431,6 +450,15 @@ def import_game(session: Session, data, now: datetime) -> str:
     except (IllegalAction, KeyError, TypeError, ValueError) as error:
         raise IllegalAction(phrase("the events do not replay: {error}",
                                    error=getattr(error, "say", None) or str(error))) from None
+    sealed = fairness.reveal_payload(events[0])
+    if sealed is not None and fairness.revealed_seed(events[0].payload, sealed) is None:
+        raise IllegalAction(phrase("GameCreated's sealed seed does not match the commitment it "
+                                   "published; nothing was imported"))
+    status = status_from_events(events, game.outcome(state) is not None)
+    if seed_known(events) and not fairness.is_over(status):
+        raise IllegalAction(phrase(
+            "this game's seed is known (revealed, or recorded before commitments), so it can "
+            "be imported only once it is over; nothing was imported"))
     seats = data.get("seats")
     players = created(events)["players"]
     if not isinstance(seats, list) or len(seats) != len(players):
@@ -442,8 +470,7 @@ def import_game(session: Session, data, now: datetime) -> str:
             raise IllegalAction(phrase("seats[{index}] needs a name and an email", index=i))
     session.add(GameRow(
         id=game_id, game=game.name, created_at=events[0].recorded_at,
-        updated_at=events[-1].recorded_at, head_seq=events[-1].seq,
-        status=status_from_events(events, game.outcome(state) is not None)))
+        updated_at=now, head_seq=events[-1].seq + 1, status=status))
     session.add_all(SeatRow(game_id=game_id, seat=i, name=s["name"][:80], email=s["email"][:254],
                             nonce=secrets.token_urlsafe(12), bot=bool(s.get("bot")))
                     for i, s in enumerate(seats))
@@ -453,7 +480,15 @@ def import_game(session: Session, data, now: datetime) -> str:
                               event.payload, event.actor, event.recorded_at, sealed=event.sealed)
         if stored.hash != event.hash:  # cannot happen after verify_chain; never store a fork
             raise IllegalAction(phrase("event {seq} does not reproduce its hash", seq=event.seq))
+    store.append(session, game_id, events[-1].seq + 1, events[-1].hash, IMPORT_EVENT,
+                 {"source_last_hash": events[-1].hash}, actor, now)
     return game_id
+
+
+def seed_known(events: list[Event]) -> bool:
+    """Whether a game's seed is public already: revealed, or shown in GameCreated's payload
+    (a game recorded before fair play)."""
+    return "seed" in events[0].payload or fairness.revealed(events)
 
 
 def undo_label(loaded: Loaded, seat: int, session: Session | None = None) -> str | dict | None:

@@ -13,6 +13,7 @@ from engine import IllegalAction, find_legal, get_game
 from engine.core import without_label
 from engine.text import Phrase, phrase, term
 from service.store import fairness
+from service.store import randomness
 from service.store import move_writes
 from service.store import preferences
 from service.store import events as store
@@ -56,13 +57,19 @@ class Outcome:
 
 def create_game(session: Session, name: str, players: list[dict], seed: int | None,
                 options: dict | None, actor: str, now: datetime, domain: str,
-                clock: dict | None = None, pace: str | None = None) -> tuple[str, Outcome]:
+                clock: dict | None = None, pace: str | None = None,
+                secret: str | None = None) -> tuple[str, Outcome]:
     """Validate with the engine, then record GameCreated and mail every seat its start.
 
-    ``seed``: None for a fresh one of 256 secret bits (``fairness.new_seed``); a site admin
-    may give one (tests, the admin API).  Either way GameCreated publishes only a commitment
-    to it; the seed itself is sealed with the event until the game ends.  ``pace``: the
-    organiser's pace code (``service.core.pace``), shown to players, kept on the game row."""
+    ``players``: ``{"name", "email"}`` per seat, in seat order, each with the ``contribution``
+    its player gave when taking the seat (``fairness.contribution``); a seat without one gets
+    the service's (``fairness.defaults``).  ``secret``: the service's secret whose commitment
+    the players saw before giving theirs (an invitation, the lobby); None draws one now (a
+    game whose seats were all taken at once).  GameCreated publishes the commitment and the
+    contributions; the secret and the seed derived from them stay sealed with the event
+    until the game ends.  ``seed``: a site admin's (tests, the admin API), recorded as given.
+    ``pace``: the organiser's pace code (``service.core.pace``), shown to players, kept on
+    the game row."""
     game = get_game(name)
     pace = parse_pace(pace)
     clock_settings = timekeeping.parse_clock(clock)
@@ -70,9 +77,9 @@ def create_game(session: Session, name: str, players: list[dict], seed: int | No
     if not isinstance(options, dict):
         raise IllegalAction(phrase("options must be a JSON object"))
     options, mail_options = _split_mail_options(options)  # the service's, not the engine's
-    seed = fairness.new_seed() if seed is None else seed
-    if not fairness.is_seed(seed):
+    if seed is not None and not fairness.is_seed(seed):
         raise IllegalAction(phrase("seed must be a whole number from 0 to 2**256 - 1"))
+    public, sealed, seed = _chance(players, seed, secret)
     names = [p["name"] for p in players]
     state = game.setup(names, seed, options)  # raises IllegalAction on a bad count or option
     game_id = new_game_id()
@@ -82,7 +89,6 @@ def create_game(session: Session, name: str, players: list[dict], seed: int | No
                      nonce=secrets.token_urlsafe(12)) for i, p in enumerate(players)]
     session.add_all(seats)
     session.flush()
-    public, sealed = fairness.commit(seed)
     event = store.append(session, game_id, 1, store.GENESIS, "GameCreated", {
         "game": name, "rules_version": game.rules_version, **public,
         "players": names, "options": options, "clock": clock_settings.to_json(),
@@ -90,6 +96,18 @@ def create_game(session: Session, name: str, players: list[dict], seed: int | No
     }, actor, now, sealed=sealed)
     loaded = Loaded(session.get(GameRow, game_id), seats, [event], game, state)
     return game_id, Outcome(1, queue_mail(session, loaded, None, now, domain, start=True))
+
+
+def _chance(players: list[dict], seed: int | None,
+            secret: str | None) -> tuple[dict, dict, int]:
+    """(GameCreated's public randomness, what it seals, the seed): a given seed as given,
+    else the seed derived from the service's secret and every seat's contribution."""
+    if seed is not None:
+        public, sealed = fairness.commit(seed)
+        return public, sealed, seed
+    drawn = fairness.defaults(len(players))
+    shares = [p.get("contribution") or default for p, default in zip(players, drawn)]
+    return fairness.commit_shares(secret or randomness.new_secret(), shares)
 
 
 def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, actor: str,

@@ -10,6 +10,12 @@ The organiser may replace a declined, expired or silent invitee; an address that
 may block further invitations from that organiser.  Open games also take seats from the
 lobby: a visitor leaves an address and confirms by the same kind of mail.
 
+The game's chance is fixed before anyone takes a seat: the pending game draws the service's
+secret when it is set up and its pages show the commitment to it; each player gives their
+own contribution when they accept (made in their browser, or typed; the service's for an
+empty field), and the game's seed is derived from all of them when it starts
+(``service.store.randomness``).
+
 Every command validates first and raises before writing anything, so bad input changes
 nothing (the caller's unit of work rolls back besides)."""
 from __future__ import annotations
@@ -20,8 +26,9 @@ from datetime import datetime, timedelta
 
 from engine import IllegalAction, get_game
 from engine.text import phrase, term
-from service.application import games
+from service.application import games, shares
 from service.store import preferences
+from service.store import randomness
 from service.store.db import Session
 from service.store.invitations import invitations_of, lock_pending, open_pending_games, reread
 from service.core import row_links
@@ -121,6 +128,21 @@ def _blocked(session: Session, organiser_id: int, address: str) -> bool:
     return session.get(InvitationBlockRow, (organiser_id, address)) is not None
 
 
+def commitment_of(pending: PendingGameRow) -> str | None:
+    """The commitment to the service's share of the game's chance, for its pages (None for a
+    game set up before, which draws its share when it starts)."""
+    return None if pending.secret is None else randomness.service_commitment(pending.secret)
+
+
+def contribution(raw) -> dict:
+    """The share of the chance a player gives on accepting (``shares.given_share``); a bad
+    one is refused with 400."""
+    try:
+        return shares.given_share(raw)
+    except validation.BadInput as error:
+        raise InvitationError(400, error.say) from None
+
+
 def validate(draft: Draft) -> tuple[dict, dict]:
     """Game, count, options and clock through the engine and timekeeping; returns the
     (options, clock) to store.  Raises IllegalAction or InvitationError."""
@@ -177,7 +199,7 @@ def create_pending(session: Session, settings, organiser: AccountRow, draft: Dra
         id=new_game_id(), organiser_id=organiser.id, organiser_name=organiser_name,
         game=draft.game, options=options, clock=clock, language=draft.language,
         players=draft.players, seat_order=draft.seat_order, open=draft.open, status="inviting",
-        pace=draft.pace, created_at=now, updated_at=now)
+        pace=draft.pace, secret=randomness.new_secret(), created_at=now, updated_at=now)
     session.add(pending)
     session.flush()
     if draft.organiser_seat:
@@ -213,8 +235,10 @@ def _still_inviting(pending: PendingGameRow) -> None:
 
 
 def respond(session: Session, settings, token: str, accept: bool, block: bool,
-            now: datetime) -> tuple[InvitationRow, games.Outcome | None]:
-    """Accept or decline (from the landing page's POST).  The last acceptance starts the game."""
+            now: datetime, share=None) -> tuple[InvitationRow, games.Outcome | None]:
+    """Accept or decline (from the landing page's POST).  The last acceptance starts the game.
+    ``share``: the accepting player's contribution to the chance, as the form sent it."""
+    given = contribution(share) if accept else None
     invitation = read_link(session, settings, token)
     pending = _lock(session, invitation.pending_id)
     reread(session, invitation)
@@ -232,6 +256,7 @@ def respond(session: Session, settings, token: str, accept: bool, block: bool,
                                     }.get(state, N_("This invitation was withdrawn by the organiser.")))
     invitation.status = "accepted" if accept else "declined"
     invitation.responded_at = now
+    invitation.contribution = given
     pending.updated_at = now
     if not accept:
         if block and not _blocked(session, pending.organiser_id, invitation.email):
@@ -249,14 +274,16 @@ def maybe_start(session: Session, pending: PendingGameRow, now: datetime,
     accepted = [i for i in invitations_of(session, pending.id) if i.status == "accepted"]
     if pending.status != "inviting" or len(accepted) < pending.players:
         return None
-    players = [{"name": i.name, "email": i.email} for i in accepted[:pending.players]]
+    players = [{"name": i.name, "email": i.email, "contribution": i.contribution}
+               for i in accepted[:pending.players]]
     if pending.seat_order == "random":
         secrets.SystemRandom().shuffle(players)
     # the clock as recorded, brought within today's bounds (``stored_clock``): a pending game
     # recorded before them must still start
     game_id, outcome = games.create_game(
         session, pending.game, players, None, pending.options, f"organiser:{pending.organiser_id}",
-        now, domain, clock=timekeeping.stored_clock(pending.clock).to_json(), pace=pending.pace)
+        now, domain, clock=timekeeping.stored_clock(pending.clock).to_json(), pace=pending.pace,
+        secret=pending.secret)
     pending.status, pending.game_id, pending.updated_at = "started", game_id, now
     if pending.language != preferences.DEFAULT_LANGUAGE:  # players may change it per game later
         for seat in range(len(players)):

@@ -5,6 +5,9 @@
 // 3. The local mailbox's preview of a mail is as tall as the mail, not a box that scrolls.
 // 4. The new-game form: only the chosen game's options are sent, the number of players keeps
 //    to the game's range, and as many name rows show as there are seats to invite.
+// 5. Accepting a seat: the player's share of the game's chance is made here, 16 random bytes
+//    from crypto.getRandomValues as 32 hex digits, unless they typed their own (without this
+//    file the field stays empty and the service draws the share).
 (function () {
   "use strict";
   document.addEventListener("submit", function (event) {
@@ -53,6 +56,20 @@
   for (var i = 0; i < previews.length; i++) { previews[i].addEventListener("load", fitPreviews); }
   fitPreviews();  // a preview that loaded before this script ran
   window.addEventListener("resize", fitPreviews);
+
+  var shares = document.querySelectorAll("input[data-contribution]");
+  for (var k = 0; k < shares.length; k++) {
+    if (shares[k].value === "" && window.crypto && window.crypto.getRandomValues) {
+      shares[k].value = randomHex(16);
+    }
+  }
+  function randomHex(count) {
+    var bytes = new Uint8Array(count);
+    window.crypto.getRandomValues(bytes);
+    var text = "";
+    for (var i = 0; i < bytes.length; i++) { text += (bytes[i] < 16 ? "0" : "") + bytes[i].toString(16); }
+    return text;
+  }
 
   var newGame = document.getElementById("new-game");
   if (newGame) { newGameForm(newGame); }

@@ -4,13 +4,16 @@ Appends are optimistic.  The caller says which seq it believes is next; the prim
 (game_id, seq) guarantees that of two racing writers exactly one commits.  Nothing in this
 module (or anywhere else) updates or deletes an event row; the database refuses it too.
 
-Every event written now (``schema_version`` 2 in its payload) keeps a random ``nonce`` in its
-row's ``sealed`` column, and its hash covers that nonce: a hash then confirms no guess about
-the event's content (a secret choice, a seed) to anyone who lacks the nonce, while whoever
-holds the events with their nonces (the store, and anyone once a finished game's record is
-published) recomputes every hash exactly.  Events of schema version 1 (written before) have
-no nonce and keep the hash over their content alone.  ``docs/fairness.md`` says why a nonce
-rather than a keyed MAC."""
+Every event written since schema version 2 (``schema_version`` in its payload; 3 now) keeps
+a random ``nonce`` in its row's ``sealed`` column, and its hash covers that nonce: a hash then
+confirms no guess about the event's content (a secret choice, a seed) to anyone who lacks the
+nonce, while whoever holds the events with their nonces (the store, and anyone once a
+finished game's record is published) recomputes every hash exactly.  Events of schema
+version 1 (written before) have no nonce and keep the hash over their content alone.
+Version 3 hashes exactly as version 2; it marks a game (its GameCreated's version) whose
+chance is derived from a committed secret of the service's and the players' contributions
+(``service.store.fairness``).
+``docs/fairness.md`` says why a nonce rather than a keyed MAC."""
 from __future__ import annotations
 
 import hashlib
@@ -29,7 +32,7 @@ from service.store.models import EventRow
 from service.core.refusals import Conflict
 
 GENESIS = "0" * 64
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 NONCE_SINCE = 2   # the first schema version whose hash covers a per-event nonce
 NONCE_BYTES = 16  # 128 random bits per event
 

@@ -1,19 +1,25 @@
-"""Provable fair play: a secret seed committed at the start, revealed at the end, and a public
-record of a finished game that anyone can check (``docs/fairness.md``).
+"""Provable fair play: chance nobody chooses, committed at the start and revealed at the end,
+and a public record of a finished game that anyone can check (``docs/fairness.md``).
 
 While a game runs nobody may know its seed: it decides every hand, deck and future draw, so
-whoever knew it would know the game.  So a new game's seed is 256 bits from ``secrets``
-(unless a site admin gives one), GameCreated publishes only ``commitment(seed, salt)``, and
-the seed and a random salt are sealed with that event (``store.Event.sealed``, a column no
-page, mail, export or API a player or game admin can reach ever reads out).  When the game
-ends, ``SeedRevealed`` publishes seed and salt (``games.reveal_if_over``).  Then the game's
-record (``record``: every event with its nonce) lets anyone check, without trusting this
-service, that the commitment matches, that the hash chain is intact and that replaying every
-move through the engine, each one legal when it was made, ends in the recorded outcome
-(``check_record``; the ``/verify`` page and ``flask chasqui verify-record``).
+whoever knew it would know the game.  So a new game's seed is derived
+(``service.store.randomness``) from a secret of the service's, committed before the players
+give theirs, and one contribution per seat: GameCreated publishes the commitment and the
+contributions (``commit_shares``), and the secret and the seed are sealed with that event
+(``store.Event.sealed``, a column no page, mail, export or API a player or game admin can
+reach ever reads out).  A seed a site admin gives (tests, the admin API) is recorded as
+given: GameCreated publishes only ``commitment(seed, salt)`` under the scheme "given"
+(``commit``).  When the game ends, ``SeedRevealed`` publishes what was sealed
+(``reveal_payload``; ``games.reveal_if_over``).  Then the game's record (``record``: every
+event with its nonce) lets anyone check, without trusting this service, that the commitment
+matches, that the hash chain is intact and that replaying every move through the engine, each
+one legal when it was made, ends in the recorded outcome (``check_record``; the ``/verify``
+page and ``flask chasqui verify-record``).
 
-Games started before fair play have their seed in GameCreated's payload and no nonces; their
-record checks the chain and the replay, and says that there was no commitment."""
+Games of schema version 2 published a top-level ``commitment(seed, salt)`` for a seed the
+service chose alone, and reveal seed and salt; games started before fair play (version 1)
+have their seed in GameCreated's payload and no nonces: their record checks the chain and
+the replay, and says that there was no commitment."""
 from __future__ import annotations
 
 import hashlib
@@ -41,10 +47,6 @@ RECORD_FORMAT = "chasqui-record"
 RECORD_VERSION = 1
 
 
-def new_seed() -> int:
-    return secrets.randbits(SEED_BITS)
-
-
 def is_seed(seed: Any) -> bool:
     """A seed a game may have: a whole number of at most ``SEED_BITS`` bits, not negative."""
     return type(seed) is int and 0 <= seed < 2 ** SEED_BITS
@@ -58,19 +60,79 @@ def commitment(seed: int, salt: str) -> str:
 
 
 def commit(seed: int) -> tuple[dict, dict]:
-    """(what GameCreated's payload publishes, what its event keeps sealed) for ``seed``.
-    The seed is sealed as decimal text: JSON readers elsewhere lose integers beyond 2**53."""
+    """(what GameCreated's payload publishes, what its event keeps sealed) for a seed a site
+    admin gave: recorded as given (scheme "given"), so no record passes it off as chance
+    nobody chose.  The seed is sealed as decimal text: JSON readers elsewhere lose integers
+    beyond 2**53."""
     salt = secrets.token_hex(SALT_BYTES)
-    return {"commitment": commitment(seed, salt)}, {"seed": str(seed), "salt": salt}
+    return ({"randomness": {"scheme": randomness_scheme.GIVEN, "commitment": commitment(seed, salt)}},
+            {"seed": str(seed), "salt": salt})
+
+
+def contribution(text: str, by: str) -> dict:
+    """One seat's share of the chance as GameCreated lists it: the text, and who gave it
+    (``randomness_scheme.BY_PLAYER``, or ``randomness_scheme.BY_SERVICE`` for a seat that gave none)."""
+    return {"text": text, "by": by}
+
+
+def defaults(count: int) -> list[dict]:
+    """Every seat's share drawn by the service: a game whose seats were all taken at once
+    (the admin API, a rematch, the demo), where no player had a page to give theirs on."""
+    return [contribution(randomness_scheme.default_contribution(), randomness_scheme.BY_SERVICE)
+            for _ in range(count)]
+
+
+def commit_shares(secret: str, contributions: list[dict]) -> tuple[dict, dict, int]:
+    """(what GameCreated publishes, what it keeps sealed, the seed) for the service's secret
+    ``secret``, committed to before the players gave ``contributions`` (one per seat, in seat
+    order).  The seed is sealed beside the secret so that replaying reads it directly."""
+    seed = randomness_scheme.derive_seed(secret, [c["text"] for c in contributions])
+    public = {"randomness": {"scheme": randomness_scheme.SCHEME,
+                             "commitment": randomness_scheme.service_commitment(secret),
+                             "contributions": contributions}}
+    return public, {"secret": secret, "seed": str(seed)}, seed
 
 
 def reveal_payload(first: Event) -> dict | None:
-    """SeedRevealed's payload for the game GameCreated ``first`` began, or None when it
-    sealed no seed (a game from before fair play, whose seed its payload shows)."""
+    """SeedRevealed's payload for the game GameCreated ``first`` began: the service's secret
+    and the seed it derived, or a given (or version 2) seed and its salt; None when it sealed
+    no seed (a game from before fair play, whose seed its payload shows)."""
     sealed = first.sealed or {}
     if "seed" not in sealed:
         return None
+    if "secret" in sealed:
+        return {"secret": sealed["secret"], "seed": sealed["seed"]}
     return {"seed": sealed["seed"], "salt": sealed["salt"]}
+
+
+def revealed_seed(start: dict, shown: dict) -> int | None:
+    """The seed a SeedRevealed payload ``shown`` reveals, if it is what GameCreated's payload
+    ``start`` committed to (else None): under "chasqui-seed-v2", the secret matches the
+    commitment and the seed is the derivation of it and the contributions listed; under
+    "given" (and in a version 2 game's top-level commitment), seed and salt match it.  The
+    seed must be written in canonical decimal (no sign, no leading zero)."""
+    chance = start.get("randomness")
+    seed_text = shown.get("seed")
+    if not (isinstance(seed_text, str) and seed_text.isascii() and seed_text.isdigit()
+            and len(seed_text) <= len(str(2 ** SEED_BITS)) and str(int(seed_text)) == seed_text):
+        return None
+    seed = int(seed_text)
+    if isinstance(chance, dict) and chance.get("scheme") == randomness_scheme.SCHEME:
+        secret, shares = shown.get("secret"), chance.get("contributions")
+        if not (randomness_scheme.is_secret(secret) and isinstance(shares, list)
+                and all(isinstance(c, dict) and randomness_scheme.is_contribution(c.get("text"))
+                        for c in shares)):
+            return None
+        matches = (randomness_scheme.service_commitment(secret) == chance.get("commitment")
+                   and randomness_scheme.derive_seed(secret, [c["text"] for c in shares]) == seed)
+        return seed if matches else None
+    if isinstance(chance, dict) and chance.get("scheme") != randomness_scheme.GIVEN:
+        return None  # a scheme this service never wrote
+    committed = chance.get("commitment") if isinstance(chance, dict) else start.get("commitment")
+    salt = shown.get("salt")
+    if not (isinstance(salt, str) and salt.isascii()):
+        return None
+    return seed if commitment(seed, salt) == committed else None
 
 
 def revealed(events: Iterable[Event]) -> bool:

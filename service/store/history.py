@@ -110,8 +110,9 @@ def seed_of(first: Event) -> int:
     """The seed of the game that ``first`` (its GameCreated) began.
 
     A game started since fair play keeps its seed sealed with GameCreated (``Event.sealed``,
-    never in the payload, which publishes a commitment to it: ``service.store.fairness``); a game
-    started before has it in the payload.  Its schema version says which."""
+    never in the payload, which publishes a commitment to it: ``service.store.fairness``), as
+    decimal text beside the salt or the service's secret it came from; a game started before
+    has it in the payload.  Its schema version says which."""
     if first.sealed is not None and "seed" in first.sealed:
         return int(first.sealed["seed"])
     if "seed" not in first.payload:

@@ -262,6 +262,10 @@ class PendingGameRow(Base):
     open: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     status: Mapped[str] = mapped_column(String(20), default="inviting")
     game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"), nullable=True)
+    # The service's share of the game's chance (``service.store.randomness``), drawn when the
+    # game is set up; its pages show only its commitment, so that the players give theirs
+    # after it is fixed.  Sealed: no page, mail or API reads it out.  None: set up before.
+    secret: Mapped[str | None] = mapped_column(String(64), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
@@ -284,6 +288,9 @@ class InvitationRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     responded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # The player's share of the chance, given on accepting: ``{"text", "by"}`` as GameCreated
+    # lists it at their seat (``service.store.fairness.contribution``).
+    contribution: Mapped[dict | None] = mapped_column(JSON, nullable=True)
 
 
 class InvitationBlockRow(Base):

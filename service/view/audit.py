@@ -19,6 +19,7 @@ from engine.text import Phrase, render
 from service.view.actors import actor_name, address_of
 from service.view.notices import undone_moves
 from service.store.fairness import is_over
+from service.store.imports import IMPORT_EVENT
 from service.store.loading import Loaded
 from service.store.history import ENGINE_EVENTS, REWIND_EVENTS, rebuild, superseded_seqs
 from service.store.events import GENESIS, Event, digest_of, verify_chain
@@ -140,6 +141,8 @@ def describe(loaded: Loaded, index: int, reveal: bool) -> str:
                 f"<{newcomer_address(event)}>; the old links are revoked")
     if event.kind == "SeatBotted":
         return f"handed seat {p.get('seat')} ({p.get('name')}) to a bot"
+    if event.kind == IMPORT_EVENT:
+        return f"imported the game; its export ended at hash {p.get('source_last_hash')}"
     words = {"GamePaused": "paused the game", "GameResumed": "resumed the game",
              "GameAbandoned": "abandoned the game"}.get(event.kind)
     if words:

@@ -162,7 +162,7 @@ def import_game():
     data = _body()
     svc = services()
     with svc.db.unit_of_work() as session:
-        game_id = commands.import_game(session, data, svc.clock())
+        game_id = commands.import_game(session, data, svc.clock(), g.admin.actor)
     return jsonify(id=game_id), 201
 
 

@@ -22,6 +22,7 @@ from engine import GAMES, IllegalAction
 from engine.core import canonical_json
 from engine.text import phrase, term
 from service.store import fairness
+from service.store.imports import IMPORT_EVENT
 from service.mail import mailer
 from service.web import sessions
 from service.application import admin_auth as auth
@@ -291,6 +292,9 @@ def described(loaded, index: int, reveal: bool) -> dict:
     if event.kind == "SeatBotted":
         return phrase("handed seat {seat} ({player}) to a bot", seat=str(p.get("seat")),
                       player=str(p.get("name")))
+    if event.kind == IMPORT_EVENT:
+        return phrase("imported the game; its export ended at hash {hash}",
+                      hash=str(p.get("source_last_hash")))
     words = {"GamePaused": N_("paused the game"), "GameResumed": N_("resumed the game"),
              "GameAbandoned": N_("abandoned the game")}.get(event.kind)
     if words:
@@ -378,7 +382,7 @@ def import_game():
         raise IllegalAction(phrase("the file is not JSON")) from None
     svc = services()
     with svc.db.unit_of_work() as session:
-        game_id = commands.import_game(session, data, svc.clock())
+        game_id = commands.import_game(session, data, svc.clock(), g.admin.actor)
     flash(_("Imported game %(game)s; its hash chain verifies.", game=game_id), "ok")
     return redirect(url_for("admin.game_page", game_id=game_id), 303)
 

@@ -40,6 +40,7 @@ def landing(token: str):
     return render_template("organiser/invitation.html", invitation=invitation, pending=pending,
                            state=state, others=others, token=token, organiser=organiser,
                            summary=mailer.game_summary(pending),
+                           commitment=invitations.commitment_of(pending),
                            answer=request.args.get("answer", ""))
 
 
@@ -47,7 +48,8 @@ def _answer(token: str, accept: bool):
     svc = services()
     with svc.db.unit_of_work() as session:
         invitation, outcome = invitations.respond(
-            session, svc.settings, token, accept, request.form.get("block") == "on", svc.clock())
+            session, svc.settings, token, accept, request.form.get("block") == "on", svc.clock(),
+            share=request.form.get("contribution"))
         pending = session.get(PendingGameRow, invitation.pending_id)
         started = pending.status == "started"
         context = {"invitation": invitation, "pending": pending,

@@ -64,7 +64,8 @@ def show(pending_id: str):
         table = table_records.tables(session, [pending], svc.clock())[pending.id]
     g.chasqui_language = pending.language  # the game's language
     return render_template("organiser/join.html", pending=pending, free=free, table=table,
-                           summary=mailer.game_summary(pending))
+                           summary=mailer.game_summary(pending),
+                           commitment=invitations.commitment_of(pending))
 
 
 @bp.post("/<pending_id>/join")

@@ -8,6 +8,7 @@ from flask_babel import get_translations, gettext
 from engine import IllegalAction
 from service.application.admin_commands import undo_label, undo_move
 from service.store import notes, timekeeping
+from service.store.imports import was_imported
 from service.application.confirmations import named, own_move
 from service.web.extensions import services
 from service.web.feeds import links as feed_links
@@ -18,6 +19,7 @@ from service.view.i18n import page_language, said
 from service.application.moves import load_for_secret, make_move, resolve_seat
 from service.view.presenter import seat_context
 from service.view.privileged_reads import after_the_end
+from service.view.chance import chance_context
 from service.store.events import Conflict
 from service.core.validation import json_document
 
@@ -36,8 +38,10 @@ def page(secret: str):
         private_links = feed_links(session, loaded.seats[seat])
         context_channel = seat_channel(session, loaded.row.id, seat)
         admin_reads = after_the_end(session, loaded)
+        imported = was_imported(session, loaded.row.id)
     context = seat_context(svc.settings, loaded, seat)
     context["privileged_reads"] = admin_reads
+    context.update(chance_context(loaded.first.payload, seat, imported))
     context.update(private_links)
     context.update(context_channel)
     context["undo"], context["notes"] = undo, own_notes

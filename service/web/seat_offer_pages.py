@@ -3,7 +3,7 @@ offered it and two buttons; accepting and declining are CSRF-protected POSTs, so
 scanner that follows the link decides nothing (``seat_offers`` says why offers exist)."""
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint, render_template, request
 
 from engine import GAMES
 from service.mail import mailer
@@ -52,7 +52,8 @@ def accept(token: str):
     svc = services()
     with svc.db.unit_of_work() as session:
         offer, outcome, notices = commands.accept_seat_offer(
-            session, svc.settings.secret_key, token, svc.clock(), svc.settings.mail_domain)
+            session, svc.settings.secret_key, token, svc.clock(), svc.settings.mail_domain,
+            share=request.form.get("contribution"))
         context = _summary(session, offer)
     svc.dispatch_owed(outcome.owed)  # the seat's view and links, to the newcomer only
     mailer.dispatch(svc, notices)     # the replaced player is told

@@ -24,7 +24,7 @@ def test_game_status_lists_events_with_hash_chain(client, admin_headers, new_gam
     assert first["kind"] == "GameCreated" and first["prev_hash"] == "0" * 64
     assert first["payload"]["players"] == ["P0", "P1", "P2", "P3"]
     assert "seed" not in first["payload"]  # GameCreated publishes a commitment to it only
-    assert len(first["payload"]["commitment"]) == 64
+    assert len(first["payload"]["randomness"]["commitment"]) == 64
 
 
 def test_seat_sees_its_view_and_legal_actions(client, new_game):

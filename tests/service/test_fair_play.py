@@ -3,6 +3,7 @@ a nonce in every new event's hash, a finished game's public record that ``/verif
 ``flask chasqui verify-record`` check, and games recorded before all this still working."""
 from __future__ import annotations
 
+import hashlib
 import json
 from datetime import datetime, timedelta
 
@@ -46,18 +47,38 @@ def record_of(client, secret):
 
 # --- the seed --------------------------------------------------------------------------------
 
-def test_a_new_game_publishes_a_commitment_and_seals_a_256_bit_seed(app, client, admin_headers):
+def test_a_new_game_commits_to_a_sealed_secret_and_derives_its_seed_as_documented(
+        app, client, admin_headers):
+    """Seats taken all at once (the admin API): every contribution is the service's, said so;
+    the seed is the documented derivation of the sealed secret and the contributions."""
     players = [{"name": f"P{i}", "email": f"p{i}@example.com"} for i in range(3)]
     ids = [client.post("/api/games", json={"game": "incan_gold", "players": players},
                        headers=admin_headers).get_json()["id"] for _ in range(2)]
     firsts = [stored_events(app, game_id)[0] for game_id in ids]
     for first in firsts:
-        assert "seed" not in first.payload and first.payload["schema_version"] == 2
-        seed, salt = int(first.sealed["seed"]), first.sealed["salt"]
-        assert first.payload["commitment"] == fairness.commitment(seed, salt)
-        assert len(salt) == 64 and len(first.nonce) == 32
+        assert "seed" not in first.payload and "commitment" not in first.payload
+        assert first.payload["schema_version"] == 3
+        chance, secret = first.payload["randomness"], first.sealed["secret"]
+        assert chance["scheme"] == "chasqui-seed-v2" and len(secret) == 64
+        assert chance["commitment"] == hashlib.sha256(
+            f"chasqui-service-commitment-v2:{secret}".encode()).hexdigest()
+        texts = [c["text"] for c in chance["contributions"]]
+        assert [c["by"] for c in chance["contributions"]] == ["chasqui"] * 3
+        digests = ":".join(hashlib.sha256(t.encode()).hexdigest() for t in texts)
+        seed = int(hashlib.sha256(f"chasqui-seed-v2:{secret}:{digests}".encode()).hexdigest(), 16)
+        assert seed_of(first) == seed == int(first.sealed["seed"])
+        assert len(first.nonce) == 32
     seeds = [seed_of(first) for first in firsts]
     assert seeds[0] != seeds[1] and max(seeds) > 2 ** 64  # drawn from 256 bits, not 31
+
+
+def test_a_given_seed_is_recorded_as_given(app, client, new_game):
+    data, _ = new_game(players=3, seed=42)
+    first = stored_events(app, data["id"])[0]
+    salt = first.sealed["salt"]
+    assert first.payload["randomness"] == {"scheme": "given",
+                                           "commitment": fairness.commitment(42, salt)}
+    assert "secret" not in first.sealed
 
 
 def test_a_given_seed_is_sealed_too_and_deals_the_same_game(app, client, new_game):
@@ -128,7 +149,7 @@ def test_a_game_recorded_before_fair_play_replays_verifies_and_goes_on(app, clie
         from service.application.games import submit_move
         submit_move(session, game_id, 1, stay, 2, "seat:1", now + timedelta(minutes=1), "x")
     events = stored_events(app, game_id)
-    assert events[2].payload["schema_version"] == 2 and events[2].nonce
+    assert events[2].payload["schema_version"] == 3 and events[2].nonce
     assert store.verify_chain(game_id, events).ok
     assert app.test_cli_runner().invoke(args=["chasqui", "verify", game_id]).exit_code == 0
     log = client.get(f"/admin/api/games/{game_id}", headers=admin_headers).get_json()

@@ -79,12 +79,12 @@ def seed_candidates(game_id: str, first: store.Event, payload: dict, centre: int
 
 def move_payloads(game, state, event: store.Event):
     """Every payload the pending move could have: each legal action of its seat (with its
-    label and phrase, as ``record_move`` writes them) × each seq it could have seen × both
-    schema versions."""
+    label and phrase, as ``record_move`` writes them) × each seq it could have seen × every
+    schema version."""
     seat = event.payload["seat"]
     for chosen in game.legal_actions(state, seat):
         for seq_seen in range(1, event.seq):
-            for version in (1, 2):
+            for version in (1, 2, 3):
                 payload = {"seat": seat, "action": without_label(chosen),
                            "label": chosen.get("label", ""), "seq_seen": seq_seen,
                            "schema_version": version}
@@ -120,8 +120,8 @@ def test_a_seated_game_admin_can_confirm_no_guess_of_the_seed_or_a_pending_choic
     # The seed: 2**20 candidates around the true one, GameCreated built the old way (the seed
     # in a schema-1 payload) and the new way (the published payload, the seed beside it).
     true_seed = seed_of(first)
-    assert str(true_seed) not in seen_text and first.sealed["salt"] not in seen_text
-    old_way = {k: v for k, v in first.payload.items() if k != "commitment"}
+    assert str(true_seed) not in seen_text and first.sealed["secret"] not in seen_text
+    old_way = {k: v for k, v in first.payload.items() if k != "randomness"}
     old_way["schema_version"] = 1
     guesses = (seed_candidates(game_id, first, old_way, true_seed)
                | seed_candidates(game_id, first, dict(first.payload), true_seed))
