@@ -28,7 +28,8 @@ def rollback_after_the_reveal(r):
     last_moves = [e for e in r["events"] if e["kind"] == "MoveMade"][-2:]
     r["events"].append({**r["events"][-1], "kind": "RolledBack", "actor": "admin:1",
                         "payload": {"to_seq": last_moves[0]["seq"] - 1, "reason": "again",
-                                    "schema_version": 2}})
+                                    "schema_version": r["events"][-1]["payload"][
+                                        "schema_version"]}})
     r["events"].extend(kit.copied(move) for move in last_moves)
 
 
@@ -59,12 +60,13 @@ def said_abandoned(r):
 
 
 def stripped_of_its_commitment(r):
-    """The seed put into GameCreated, the commitment and the reveal taken out; the schema
-    version still says 2."""
+    """The seed put into GameCreated, the commitment (or the randomness holding it) and the
+    reveal taken out; the schema version still says what it said."""
     seed = int(r["events"][reveal_index(r)]["payload"]["seed"])
     del r["events"][reveal_index(r)]
     created = r["events"][0]["payload"]
-    del created["commitment"]
+    created.pop("commitment", None)
+    created.pop("randomness", None)
     created["seed"] = seed
 
 
