@@ -208,7 +208,8 @@ def _seed(events: list, first: dict, version: int, players: int) -> tuple[int, s
     joined = ":".join(sha(c["text"]) for c in given)
     need(int(sha(f"chasqui-seed-v2:{reveal['secret']}:{joined}"), 16) == seed, "4.4")
     imported = any(e["kind"] == "GameImported" for e in events)
-    return seed, "not proven" if imported else "proven"
+    by_players = any(c["by"] == "player" for c in given)
+    return seed, "proven" if by_players and not imported else "not proven"
 
 
 def _committed(published: dict, reveal: dict, rule: str) -> int:

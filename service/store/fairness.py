@@ -607,9 +607,11 @@ def _seed_derived(found: _Record, randomness: dict, reveal: dict,
     players = sum(c["by"] == randomness_scheme.BY_PLAYER for c in given)
     verdict.contributions = {"players": players, "chasqui": len(given) - players}
     imported = any(e.kind == IMPORTED for e in found.events)
-    verdict.proven = not imported
+    verdict.proven = players > 0 and not imported
     verdict.fair_reason = (
         "imported: its seed was known to whoever exported it" if imported else
+        "every contribution was drawn by Chasqui, so Chasqui alone could have steered the seed"
+        if players == 0 else
         f"the seed comes from the service's committed secret and {len(given)} contributions "
         f"({players} from players, {len(given) - players} from Chasqui)")
     return found, (f"the seed derives from the committed secret and the contributions "

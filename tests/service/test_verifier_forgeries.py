@@ -140,6 +140,16 @@ def test_a_derived_seed_is_provably_fair_and_its_contributions_are_counted(clien
     assert "provably fair" in page.get_data(as_text=True)
 
 
+def test_a_derived_seed_whose_every_contribution_is_the_services_is_not_provably_fair(client):
+    """Rule 4.4: with no player's own contribution, the service alone could steer the seed."""
+    record = kit.hand_made_v3(by=(randomness.BY_SERVICE,) * 3)
+    answer = client.post("/verify", json=record).get_json()
+    assert answer["ok"] and answer["fair"] == "not proven", answer
+    assert answer["contributions"] == {"players": 0, "chasqui": 3}
+    assert "Chasqui alone could have steered the seed" in answer["fair_reason"]
+    assert independent_verifier.verify(record) == (True, "not proven", "")
+
+
 def test_a_derived_seed_record_with_a_rollback_verifies_with_both():
     """A rewind replays as the service's replay does (and the independent verifier as the
     document says): the moves after it were made on the rewound state."""
