@@ -49,7 +49,7 @@ def hazard_name(kind: str) -> str:
 
 
 def gems(n: int) -> str:
-    return ngettext("%(n)s gem", "%(n)s gems", n)
+    return ngettext("%(num)s gem", "%(num)s gems", n, num=n)
 
 
 def card_words(card: dict) -> str:
