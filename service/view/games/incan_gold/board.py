@@ -321,7 +321,7 @@ def _explorer(view: dict, player: dict, x: float, y: float) -> tuple[str, int]:
     out = [f'<g class="ig-explorer" data-seat="{_e(player.get("seat"))}"><title>{_e(title)}</title>',
            f'<circle cx="{x + 9:.1f}" cy="{y + 9:.1f}" r="8.5" fill="{c["fill"]}" stroke="{WHITE}" '
            f'stroke-width="1.5"/>',
-           _text(x + 9, y + 13, (player.get("name") or "?")[:1], 10.5, c["ink"], "700", "middle"),
+           _text(x + 9, y + 13, (player.get("name") or "?")[:1], 11, c["ink"], "700", "middle"),
            _text(x + 22, y + 13, fit(name, width, 11.5), 11.5, INK, "700")]
     for i, line in enumerate(lines):
         out.append(_text(x + 22, y + 13 + (i + 1) * LINE_H, line, 11, MUTED))
@@ -353,8 +353,8 @@ def _rounds(view: dict) -> str:
     elif view.get("turn"):
         heading += _(", turn %(turn)s", turn=view["turn"])
     out = [_text(PAD, 22, heading, 13, INK, "700")]
-    start = max(PAD + text_width(heading, 13) + 14, WIDTH - PAD - 9 - (last - 1) * 22)
-    if start + (last - 1) * 22 + 9 > WIDTH - PAD:
+    start = max(PAD + text_width(heading, 13) + 14, WIDTH - PAD - 10 - (last - 1) * 22)
+    if start + (last - 1) * 22 + 10 > WIDTH - PAD:
         return "".join(out)
     for n in range(1, last + 1):
         x = start + (n - 1) * 22
@@ -362,9 +362,9 @@ def _rounds(view: dict) -> str:
         done = n < rnd or view.get("game_over")
         fill = NEWEST if now else "#c9bd9f" if done else WHITE
         title = _("round %(n)s (now)", n=n) if now else _("round %(n)s", n=n)
-        out.append(f'<g><title>{_e(title)}</title><polygon points="{x - 9},{26} {x},{8} {x + 9},{26}" '
+        out.append(f'<g><title>{_e(title)}</title><polygon points="{x - 10},{28} {x},{6} {x + 10},{28}" '
                    f'fill="{fill}" stroke="#8d7a4f"/>'
-                   + _text(x, 24, str(n), 9, WHITE if now else INK, "", "middle") + "</g>")
+                   + _text(x, 26, str(n), 11, WHITE if now else INK, "700", "middle") + "</g>")
     return "".join(out)
 
 
