@@ -147,17 +147,24 @@ def player_name(view: dict, seat) -> str:
 
 def wrap(text: str, width: float, size: float) -> list[str]:
     """``text`` in lines no wider than ``width`` (SVG text does not wrap): broken at spaces,
-    or between any two characters of a Chinese or Japanese text, which has no spaces."""
-    units = text.split(" ") if " " in text else list(text)
-    joiner = " " if " " in text else ""
+    and a run too long for a line (a Chinese or Japanese sentence has no spaces) between any
+    two of its characters."""
     lines = [""]
-    for unit in units:
-        candidate = f"{lines[-1]}{joiner}{unit}" if lines[-1] else unit
-        if lines[-1] and text_width(candidate, size) > width:
-            lines.append(unit)
-        else:
+    for word in text.split(" "):
+        candidate = f"{lines[-1]} {word}" if lines[-1] else word
+        if text_width(candidate, size) <= width:
             lines[-1] = candidate
-    return [fit(line, width, size) for line in lines]
+            continue
+        if text_width(word, size) <= width:
+            lines.append(word)
+            continue
+        if lines[-1]:
+            lines[-1] += " "
+        for char in word:
+            if lines[-1] and text_width(lines[-1] + char, size) > width:
+                lines.append("")
+            lines[-1] += char
+    return lines
 
 
 def fit(text: str, width: float, size: float) -> str:
