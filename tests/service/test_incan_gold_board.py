@@ -211,3 +211,20 @@ def test_no_board_page_or_mail_needs_an_emoji_font(app, game_name):
     for where, markup in game_pages(app, game_name):
         found = EMOJI.findall(markup)
         assert not found, (where, sorted(set(found)))
+
+
+@pytest.mark.parametrize("language", ["zh_Hans", "ja"])
+def test_the_picture_speaks_chinese_and_japanese_with_their_own_punctuation(app, language):
+    from flask_babel import force_locale
+
+    state = state_where(lambda v: (board.ended_round(v) or {}).get("ended_by") == "hazard"
+                       and any(p["artifacts"] for p in v["players"]))
+    view = GAME.view(state, 0)
+    with app.test_request_context(), force_locale(language):
+        svg, mail = str(board.svg(view)), str(board.mail_html(view))
+    root = ET.fromstring(svg)
+    said = root.find(f"{SVG}desc").text + " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
+    assert board.HAZARD_NAME[board.ended_round(view)["hazard"]] not in said  # translated
+    for english in ("gem", "tent", "Round", "camp", "inside"):
+        assert english not in said and english not in mail, english
+    assert not re.search(r"[,;:] ", said), re.findall(r".{6}[,;:] .{6}", said)

@@ -252,7 +252,7 @@ def _card(card: dict, x: float, y: float, doubled: bool, newest: bool, step: int
         if kind in CARD_COLOURS else CARD_COLOURS["artifact"]
     title = _("card %(n)s: %(what)s", n=step, what=card_words(card))
     if doubled:
-        title += " — " + _("the second one: it ended the round")
+        title += _("; ") + _("the second one: it ended the round")
     outline = (f'<rect x="{x - 2.5:.1f}" y="{y - 2.5:.1f}" width="{CARD_W + 5:.1f}" '
                f'height="{CARD_H + 5}" rx="9" fill="none" stroke="{NEWEST}" stroke-width="2.5"/>'
                if newest else "")
@@ -322,7 +322,7 @@ def _explorer(view: dict, player: dict, x: float, y: float) -> tuple[str, int]:
             if player.get("in_temple") else []) + [tent_words(player)]
     if player.get("artifacts"):
         said.append(artifacts_words(player))
-    title = "; ".join([name, where_words(player)] + said[-2 if player.get("artifacts") else -1:])
+    title = _("; ").join([name, where_words(player)] + said[-2 if player.get("artifacts") else -1:])
     width = ENTRY_W - 24
     lines = [line for text in said for line in wrap(text, width, 11)]
     out = [f'<g class="ig-explorer" data-seat="{_e(player.get("seat"))}"><title>{_e(title)}</title>',
@@ -386,8 +386,8 @@ def description(view: dict) -> str:
         parts.append(ended_words(ended, view))
     for p in view.get("players") or []:
         extra = [where_words(p), tent_words(p)] + ([artifacts_words(p)] if p.get("artifacts") else [])
-        parts.append(f"{p.get('name')}: " + _(", ").join(extra))
-    return "; ".join(parts)
+        parts.append(_("%(name)s: %(what)s", name=p.get("name"), what=_(", ").join(extra)))
+    return _("; ").join(parts)
 
 
 def svg(view: dict) -> Markup:
