@@ -228,3 +228,12 @@ def test_the_picture_speaks_chinese_and_japanese_with_their_own_punctuation(app,
     for english in ("gem", "tent", "Round", "camp", "inside"):
         assert english not in said and english not in mail, english
     assert not re.search(r"[,;:] ", said), re.findall(r".{6}[,;:] .{6}", said)
+
+
+@pytest.mark.parametrize("game_name, moves", [("incan_gold", 12), ("machu_picchu", 30),
+                                              ("inca_empire", 45)])
+def test_no_play_page_needs_an_emoji_font(client, app, admin_headers, game_name, moves):
+    loaded, secrets = advance(client, app, admin_headers, game_name, 3, moves)
+    for secret in secrets:
+        page = client.get(f"/play/{secret}").get_data(as_text=True)
+        assert not EMOJI.findall(page), sorted(set(EMOJI.findall(page)))
