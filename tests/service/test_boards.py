@@ -62,7 +62,7 @@ TEXT_PAIRS = [  # (text, background) pairs the game pages and mails use
     (INK, "#f4ecd9"), (MUTED, "#f4ecd9"), (INK, "#e4ded0"), (MUTED, "#faf5e8"), (MUTED, "#eef5fa"),
     (MUTED, "#f1eff6"), (INK, "#dcecf5"), (INK, "#f3ead2"), (INK, "#e3e0ec"), (INK, "#d9c48a"),
     (INK, "#e8f0fe"), (WHITE, "#7a5610"),
-] + [(INK, fill) for _, fill in machu_picchu.KIND.values()]
+] + [(INK, fill) for fill in machu_picchu.FILL.values()]
 
 
 @pytest.mark.parametrize("text, background", TEXT_PAIRS)

@@ -24,7 +24,19 @@ REGIONS = ("coastal", "plateau", "mountain", "Machu Picchu")
 REGION_FILL = {"coastal": "#dcecf5", "plateau": "#f3ead2", "mountain": "#e3e0ec",
                "wild": "#e4efdc"}
 REGION_BAND = ("#eef5fa", "#faf5e8", "#f1eff6", "#f5f0e2")
-GOOD_ICON = {"fish": "🐟", "corn": "🌽", "potatoes": "🥔"}
+# A storage hut's good, drawn in SVG shapes around (0, 0) in a box of about 14 × 14 (no
+# emoji: without an emoji font they are empty boxes); its title names the good in words.
+GOOD_SYMBOL = {
+    "fish": '<ellipse cx="-1.5" cy="0" rx="5" ry="3" fill="#1a5fb4"/>'
+            '<polygon points="3,0 7,-3.5 7,3.5" fill="#1a5fb4"/>'
+            '<circle cx="-4" cy="-.8" r=".9" fill="#ffffff"/>',
+    "corn": '<ellipse cx="0" cy="-1" rx="2.8" ry="5.5" fill="#e0a800" stroke="#7a5610" '
+            'stroke-width=".6"/><path d="M0,6 C-5,3 -5,-1 -3,-4 M0,6 C5,3 5,-1 3,-4" '
+            'fill="none" stroke="#2b8a3e" stroke-width="1.4"/>',
+    "potatoes": '<ellipse cx="-2" cy="1.5" rx="4" ry="3" fill="#9c6b30" stroke="#5a3212" '
+                'stroke-width=".6"/><ellipse cx="2.5" cy="-2" rx="3.5" ry="2.6" fill="#b5823f" '
+                'stroke="#5a3212" stroke-width=".6"/>',
+}
 TYPE_TEXT = {"city": N_("city"), "colca": N_("Colca"), "start": N_("start city"),
              "cusco": N_("capital"), "trade": N_("Trade Agreement"),
              "workforce": N_("Extra Workforce")}
@@ -123,7 +135,7 @@ def card_text(card_id: str) -> str:
                      fame=c.get("fame", 0), temple=c["temple"])
         return _("%(region)s city, fame %(fame)s", region=region, fame=c.get("fame", 0))
     if kind == "colca":
-        huts = " ".join(GOOD_ICON.get(g, g) for g in c.get("huts", ()))
+        huts = _(", ").join(tr(g) for g in c.get("huts", ()))
         return _("%(region)s Colca, fame %(fame)s, huts %(huts)s", region=region,
                  fame=c.get("fame", 0), huts=huts)
     if kind == "trade":
@@ -233,13 +245,14 @@ def _card_svg(view: dict, t: dict, cx: float, cy: float) -> str:
                                 t["temple_cost"]))
     if t.get("restricted"):
         details.append(_("route restricted"))
+    restricted = " · " + _("restricted") if t.get("restricted") else ""
     out = [f'<g class="ie-card" data-card="{_e(t["card"])}"><title>{_e("; ".join(details))}</title>',
            f'<rect x="{x:.1f}" y="{y:.1f}" width="{w}" height="{h}" rx="8" fill="{fill}" '
            f'stroke="{stroke}" stroke-width="{width}"/>',
            f'<text x="{cx:.1f}" y="{y + 20:.1f}" text-anchor="middle" font-size="11.5" '
            f'font-weight="700" fill="{INK}">{_e(name[:18])}</text>',
            f'<text x="{cx:.1f}" y="{y + 33:.1f}" text-anchor="middle" font-size="9.5" '
-           f'fill="{MUTED}">{_e(kind)}{" ⛔" if t.get("restricted") else ""}</text>']
+           f'fill="{MUTED}">{_e(kind)}{_e(restricted)}</text>']
     if owner is not None:
         out.append(_token(x + 13, y + h - 13, owner, str(t.get("fame_tokens", 0)),
                           ngettext("%(name)s: %(n)s Fame token", "%(name)s: %(n)s Fame tokens",
@@ -263,8 +276,8 @@ def _card_svg(view: dict, t: dict, cx: float, cy: float) -> str:
         out.append(f'<g><title>{_e(title)}'
                    f'</title><rect x="{hx:.1f}" y="{hy:.1f}" width="19" height="19" rx="3" '
                    f'fill="#ffffff" stroke="#8d7a4f"/>'
-                   f'<text x="{hx + 9.5:.1f}" y="{hy + 14:.1f}" text-anchor="middle" '
-                   f'font-size="11">{_e(GOOD_ICON.get(hut.get("good"), "?"))}</text></g>')
+                   f'<g transform="translate({hx + 9.5:.1f} {hy + 9.5:.1f})">'
+                   f'{GOOD_SYMBOL.get(hut.get("good"), "")}</g></g>')
         for j, seat in enumerate(hut.get("tokens") or []):
             c = seat_colour(seat)
             out.append(f'<circle cx="{hx + 16 - j * 6:.1f}" cy="{hy + 2:.1f}" r="4.5" '
@@ -476,11 +489,11 @@ def mail_html(view: dict) -> Markup:
                                _("temple: open (%(n)s)", n=t["temple_cost"])))
             if t.get("huts"):
                 bits.append(" ".join(
-                    GOOD_ICON.get(h.get("good"), "?")
+                    _e(tr(h.get("good") or ""))
                     + ("(" + ",".join(_e(player_name(view, s)[:1]) for s in h["tokens"]) + ")"
                        if h.get("tokens") else "") for h in t["huts"]))
             if t.get("restricted"):
-                bits.append("⛔ " + _e(_("restricted")))
+                bits.append(_e(_("restricted")))
             cells.append(f'<td style="padding:4px;border:3px solid {border};border-radius:6px;'
                          f'background:{REGION_FILL.get(t.get("region"), "#ffffff")};color:{INK};'
                          f'font-size:12px;vertical-align:top;width:33%;">{"<br>".join(bits)}</td>')

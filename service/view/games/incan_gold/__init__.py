@@ -1,7 +1,7 @@
-"""Incan Gold as the service shows it: its own catalog domain (translations/incan_gold.cfg:
-its engine's texts and its templates), the editions on the new-game form, and no turn plan
-(each turn is a single stay-or-leave choice).  It has no pictures of its own (its templates
-draw the path).
+"""Incan Gold as the service shows it: its pictures (``board``: the expedition), its own
+catalog domain (translations/incan_gold.cfg: its engine's texts, its board and its templates),
+the editions on the new-game form, and no turn plan (each turn is a single stay-or-leave
+choice).
 
 The title, the action labels and the editions' labels are service texts (the ``messages``
 catalog, extracted from this file by translations/babel.cfg)."""

@@ -18,10 +18,7 @@ from engine.text import N_
 from service.view.drawing import _, int_keys, ngettext, seat_colour, text_width
 
 GOODS = ("corn", "llama", "coca", "pottery", "cloth")
-GOOD_ICON = {"corn": "🌽", "llama": "🦙", "coca": "🌿", "pottery": "🏺", "cloth": "🧶"}
 PRIEST_NAME = {kind: p["name"] for kind, p in data.PRIESTS.items()}
-PRIEST_ICON = {"condor": "🦅", "puma": "🐆", "sun": "☀️"}
-ICON = {**GOOD_ICON, **PRIEST_ICON}
 # Fixed texts (catalog msgids, domain machu_picchu): templates show them with ``| tr``.
 MOON_TILE_TEXT = {"corn3": N_("3 corn"), "steps2": N_("2 trail steps"),
                   "steps3": N_("3 trail steps"), "llama": N_("1 llama for 1 corn"),
@@ -54,22 +51,21 @@ CITY_W, COL_W, ROW_H, BOX_W, BOX_H = 440, 110, 82, 98, 68
 CITY_H = 6 * ROW_H + 8
 POSITIONS = {d: (4 + COL_W / 2 + c * COL_W, 8 + ROW_H / 2 + r * ROW_H)
              for d, (c, r) in GRID.items()}
-KIND = {  # district -> (icon, fill)
-    "corn_terraces": ("🌽", "#fbf0c9"), "llama_meadow": ("🦙", "#e6f1dc"),
-    "coca_plantation": ("🌿", "#dcefe0"), "potters_quarter": ("🏺", "#f6e3d6"),
-    "weavers_quarter": ("🧶", "#ece2f4"), "sun_temple": ("☀️", "#fff1c2"),
-    "puma_temple": ("🐆", "#f7e6cf"), "condor_temple": ("🦅", "#e3e9f3"),
-    "main_temple": ("🛕", "#f2e4c4"), "watchmans_hut": ("🛖", "#efe7d6"),
-    "royal_palace": ("👑", "#f6e7b8"), "house_of_priests": ("📿", "#efe3f0"),
-    "house_of_virgins": ("🌸", "#f9e4ea"), "central_plaza": ("⛲", "#e4eef2"),
-    "sun_clock": ("🕰️", "#fff4cf"),
+# Each district's colour; its name says what it is (no emoji icons: without an emoji font
+# they are empty boxes).
+FILL = {
+    "corn_terraces": "#fbf0c9", "llama_meadow": "#e6f1dc", "coca_plantation": "#dcefe0",
+    "potters_quarter": "#f6e3d6", "weavers_quarter": "#ece2f4", "sun_temple": "#fff1c2",
+    "puma_temple": "#f7e6cf", "condor_temple": "#e3e9f3", "main_temple": "#f2e4c4",
+    "watchmans_hut": "#efe7d6", "royal_palace": "#f6e7b8", "house_of_priests": "#efe3f0",
+    "house_of_virgins": "#f9e4ea", "central_plaza": "#e4eef2", "sun_clock": "#fff4cf",
 }
 TEMPLES = ("sun_temple", "puma_temple", "condor_temple", "main_temple")
 PRODUCTION = {"corn_terraces": "corn", "llama_meadow": "llama", "coca_plantation": "coca",
               "potters_quarter": "pottery", "weavers_quarter": "cloth"}
 ICON_DISTRICT = {good: district for district, good in PRODUCTION.items()}
-TRAIL_MARKS = {7: ("🌽", N_("granary: 3 corn")), 13: ("🦙", N_("llama stable: 1 llama")),
-               20: ("⛰️", N_("summit: draw sacrifice cards"))}
+TRAIL_MARKS = {7: N_("granary: 3 corn"), 13: N_("llama stable: 1 llama"),
+               20: N_("summit: draw sacrifice cards")}
 SUMMIT = 20
 TRAIL_TOP = CITY_H + 28
 INK, MUTED, PATH = "#1d1b16", "#5d574b", "#a89467"
@@ -123,6 +119,11 @@ def good_count(good: str, n: int) -> str:
     if good == "llama":
         return ngettext("%(n)s llama", "%(n)s llamas", n)
     return _("%(n)s %(good)s", n=n, good=_(good))
+
+
+def bonus_text(goods: dict) -> str:
+    """A district's bonus goods in words: "+3 corn", "+1 llama"."""
+    return " ".join("+" + good_count(g, k) for g, k in goods.items() if k)
 
 
 def goods_text(goods: dict) -> str:
@@ -198,7 +199,7 @@ def _prince(x: float, y: float, seat: int, name: str, district: str) -> str:
 def _district(view: dict, district: str, entry: dict, mine: dict | None) -> str:
     cx, cy = POSITIONS[district]
     x, y = cx - BOX_W / 2, cy - BOX_H / 2
-    icon, fill = KIND.get(district, ("", "#ffffff"))
+    fill = FILL.get(district, "#ffffff")
     name = district_name(view, district)
     incas = int_keys(entry.get("incas"))
     princes = [p for p in view.get("players", []) if p.get("prince") == district]
@@ -228,10 +229,9 @@ def _district(view: dict, district: str, entry: dict, mine: dict | None) -> str:
     out = [f'<g class="mp-district" id="mp-{_e(district)}" data-district="{_e(district)}">',
            f'<title>{_e("; ".join(details))}</title>',
            f'<rect x="{x:.1f}" y="{y:.1f}" width="{BOX_W}" height="{BOX_H}" rx="9" '
-           f'fill="{fill}" stroke="{stroke}" stroke-width="{width}"{dash}/>',
-           f'<text x="{x + 5:.1f}" y="{y + 15:.1f}" font-size="12">{_e(icon)}</text>']
+           f'fill="{fill}" stroke="{stroke}" stroke-width="{width}"{dash}/>']
     for i, line in enumerate(wrap(name)):
-        out.append(f'<text x="{cx + 9:.1f}" y="{y + 14 + i * 13:.1f}" text-anchor="middle" '
+        out.append(f'<text x="{cx:.1f}" y="{y + 14 + i * 13:.1f}" text-anchor="middle" '
                    f'font-size="11.5" font-weight="700" fill="{INK}">{_e(line)}</text>')
     # Incas per colour (Sun Clock too): one counter per seat.
     if incas:
@@ -250,7 +250,7 @@ def _district(view: dict, district: str, entry: dict, mine: dict | None) -> str:
                            f'height="10" rx="1.5" fill="#6b6b6b" stroke="{INK}" stroke-width=".8">'
                            f'<title>{_e(stone)}</title></rect>')
         elif entry.get("bonus_goods"):
-            label = " ".join(f"+{k}{GOOD_ICON.get(g, g)}" for g, k in entry["bonus_goods"].items())
+            label = bonus_text(entry["bonus_goods"])
             out.append(f'<text x="{x + 6:.1f}" y="{y + BOX_H - 6:.1f}" font-size="10.5" '
                        f'fill="{INK}">{_e(label)}</text>')
     # Princes along the bottom right.
@@ -277,12 +277,11 @@ def _trail(view: dict) -> str:
         out.append(f'<rect x="{fx:.1f}" y="{top}" width="{cell}" height="22" fill="{fill}" '
                    f'stroke="#8d7a4f" stroke-width=".8"/>')
         mark = TRAIL_MARKS.get(field)
-        label = mark[0] if mark else str(field)
-        size = 11 if mark else 9
-        title = ("<title>" + _e(_("field %(n)s: %(what)s", n=field, what=_(mark[1]))) + "</title>"
+        weight = ' font-weight="700"' if mark else ""
+        title = ("<title>" + _e(_("field %(n)s: %(what)s", n=field, what=_(mark))) + "</title>"
                  if mark else "")
         out.append(f'<text x="{fx + cell / 2:.1f}" y="{top + 15}" text-anchor="middle" '
-                   f'font-size="{size}" fill="{INK}">{title}{_e(label)}</text>')
+                   f'font-size="9"{weight} fill="{INK}">{title}{field}</text>')
     stacks: dict[int, int] = {}
     for p in view.get("players", []):
         field = max(0, min(SUMMIT, int(p.get("scout") or 0)))
@@ -438,7 +437,6 @@ def mail_html(view: dict) -> Markup:
         if entry is None:
             continue
         name = district_name(view, district)
-        icon = KIND.get(district, ("", ""))[0]
         incas = int_keys(entry.get("incas"))
         tokens = "".join(_chip(s, f"{player_name(view, s)[:1]}{n}") for s, n in sorted(incas.items()))
         bonus = entry.get("bonus") or 0
@@ -446,11 +444,11 @@ def mail_html(view: dict) -> Markup:
         if district in TEMPLES and bonus:
             extra = "■" * int(bonus) + " " + ngettext("stone", "stones", int(bonus))
         elif entry.get("bonus_goods") and bonus:
-            extra = " ".join(f"+{k}{GOOD_ICON.get(g, g)}" for g, k in entry["bonus_goods"].items())
+            extra = bonus_text(entry["bonus_goods"])
         princes = "".join(_chip(p["seat"], "♛ " + p["name"]) for p in view.get("players", [])
                           if p.get("prince") == district)
         style = "background:#e8f0fe;" if mine and mine.get("prince") == district else ""
-        rows.append("<tr>" + _cell(f"{_e(icon)} <strong>{_e(name)}</strong>",
+        rows.append("<tr>" + _cell(f"<strong>{_e(name)}</strong>",
                                    style)
                     + _cell(tokens or "–", style) + _cell(_e(extra), style)
                     + _cell(princes, style) + "</tr>")
@@ -474,7 +472,7 @@ def mail_html(view: dict) -> Markup:
                       f'font-weight:bold;">{_e(p["name"][:1])}</div>' for p in scouts.get(field, []))
         cells.append(f'<td style="width:14px;padding:1px;border:1px solid #c9b98f;background:{bg};'
                      f'text-align:center;vertical-align:top;font-size:10px;color:{INK};">'
-                     f'{_e(mark[0]) if mark else field}{who}</td>')
+                     f'{f"<strong>{field}</strong>" if mark else field}{who}</td>')
     heading, marks = _("Incatrail"), _("7: 3 corn · 13: 1 llama · 20: summit")
     trail = (f'<p style="margin:8px 0 2px 0;color:{INK};"><strong>{_e(heading)}</strong> '
              f'({_e(marks)})</p>'
