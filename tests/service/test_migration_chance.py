@@ -1,4 +1,4 @@
-"""Migration 0014_chance: a pending game's sealed secret and an invitation's contribution are
+"""Migration 0015_chance: a pending game's sealed secret and an invitation's contribution are
 added on SQLite and PostgreSQL, rows from before keep theirs (none), and a downgrade drops
 both columns again."""
 from __future__ import annotations
@@ -19,7 +19,7 @@ def columns(engine, table: str) -> set[str]:
 def test_the_secret_and_the_contribution_columns_come_and_go(engine):
     from alembic import command
 
-    migrate(engine, command.upgrade, "0014_chance-1")
+    migrate(engine, command.upgrade, "0015_chance-1")
     with engine.begin() as connection:
         connection.execute(text(
             "INSERT INTO accounts (id, email, created_at) VALUES (1, 'o@example.org', :t)"),
@@ -34,7 +34,7 @@ def test_the_secret_and_the_contribution_columns_come_and_go(engine):
     assert "contribution" in columns(engine, "invitations")
     with engine.begin() as connection:
         assert connection.execute(text("SELECT secret FROM pending_games")).scalar() is None
-    migrate(engine, command.downgrade, "0014_chance-1")
+    migrate(engine, command.downgrade, "0015_chance-1")
     assert "secret" not in columns(engine, "pending_games")
     assert "contribution" not in columns(engine, "invitations")
     with engine.begin() as connection:

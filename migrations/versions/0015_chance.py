@@ -7,15 +7,15 @@ it out; only its commitment is shown).  A pending game from before has none and 
 it starts, as a game whose seats were all taken at once does.
 ``invitations.contribution``: ``{"text", "by"}`` as GameCreated lists it, set on acceptance.
 
-Revision ID: 0014_chance
-Revises: 0013_webhooks
+Revision ID: 0015_chance
+Revises: 0014_privileged_reads
 Create Date: 2026-12-05
 """
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0014_chance"
-down_revision = "0013_webhooks"
+revision = "0015_chance"
+down_revision = "0014_privileged_reads"
 branch_labels = None
 depends_on = None
 
