@@ -8,7 +8,7 @@ from typing import Callable
 from flask import Flask
 
 from service.web import request_checks
-from service.core.config import ROOT, Settings, from_env
+from service.core.config import ROOT, Settings, from_env, mail_warning
 from service.store.db import Database
 from service.mail.dispatch import CeleryDispatcher, InlineDispatcher
 from service.web.json_response import JSONResponses
@@ -80,9 +80,11 @@ def _register(app: Flask, settings: Settings) -> None:
     verify_pages.init_app(app, csrf)  # finished games' records and /verify (fair play)
     from service.web import openapi
     app.register_blueprint(openapi.bp)  # GET /api/openapi.json
-    if settings.local_mailbox:
+    if settings.serves_mailbox:  # fails closed: see Settings.serves_mailbox
         from service.web import mailbox
         app.register_blueprint(mailbox.bp)
+    elif mail_warning(settings):
+        logging.getLogger("chasqui").warning(mail_warning(settings))
     app.cli.add_command(cli.group)
     _register_admin(app)
     _register_mail(app)
