@@ -8,6 +8,7 @@ from typing import Callable
 from flask import Flask
 
 from service.web import request_checks
+from service.core import redaction
 from service.core.config import ROOT, Settings, from_env, mail_warning
 from service.store.db import Database
 from service.mail.dispatch import CeleryDispatcher, InlineDispatcher
@@ -48,6 +49,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], datetime] =
     _register(app, settings)
     logging.basicConfig(level=logging.INFO)
     logging.getLogger("alembic").setLevel(logging.WARNING)
+    redaction.install()  # no seat secret in the access log or any other line
     return app
 
 

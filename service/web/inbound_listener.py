@@ -23,6 +23,7 @@ import threading
 from aiosmtpd.controller import Controller
 from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP
+from service.core.redaction import redact
 from service.mail.inbound_parse import UnreadableMail
 from service.mail.reply_address import BadReplyToken, split_token, token_in
 from service.store.db import DatabaseFailure
@@ -68,7 +69,8 @@ class InboundHandler:
         except Exception:  # noqa: BLE001  a retry would fail the same way
             log.exception("inbound mail from %s failed", envelope.mail_from)
             return "554 5.3.0 this mail could not be processed"
-        log.info("inbound mail from %s to %s: %s", envelope.mail_from, envelope.rcpt_tos, status)
+        log.info("inbound mail from %s to %s: %s", envelope.mail_from,
+                 redact(", ".join(envelope.rcpt_tos)), status)
         return "250 OK"
 
     def _process(self, raw, recipients):
