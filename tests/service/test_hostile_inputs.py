@@ -9,12 +9,17 @@ and answered 200, so a forger learns nothing.  Numbers that arrive as text pass 
 it, and an admin's reason passes the table talk's text rules."""
 from __future__ import annotations
 
+import asyncio
 import json
 import uuid
 from dataclasses import dataclass, field
 
 import pytest
+from aiosmtpd.smtp import Envelope
 from sqlalchemy import func, select
+
+from service.store.db import DatabaseFailure
+from service.web.inbound_listener import InboundHandler
 
 from service.mail.reply_address import reply_token
 from service.store import preferences
@@ -83,14 +88,21 @@ def table(app, client, new_game):
 
 # --- how each input is sent ---------------------------------------------------------------
 
-def mail(t: Table, token: str | None = None, charset: str = "utf-8", seq: str | None = None,
-         to: str | None = None):
+def raw_mail(t: Table, token: str | None = None, charset: str = "utf-8",
+             seq: str | None = None) -> bytes:
+    """A reply from seat 0's address to its reply address (or ``token``'s), its first line
+    "A", as a mail program would write it but for what the case changes."""
     lines = ["From: p0@example.com", f"To: play+{token or t.reply_token}@chasqui.test",
              "Subject: Re: your turn", f"Message-ID: <{uuid.uuid4().hex}@player.example>"]
     if seq is not None:
         lines.append(f"X-Chasqui-Seq: {seq}")
     lines += [f"Content-Type: text/plain; charset={charset}", "", "A", ""]
-    raw = "\r\n".join(lines).encode()
+    return "\r\n".join(lines).encode()
+
+
+def mail(t: Table, token: str | None = None, charset: str = "utf-8", seq: str | None = None,
+         to: str | None = None):
+    raw = raw_mail(t, token, charset, seq)
     query = "" if to is None else f"?to={to}"
     return t.client.post(f"/inbound/mail{query}", data=raw, content_type="message/rfc822",
                          headers={"X-Chasqui-Inbound-Token": INBOUND_TOKEN})
@@ -199,3 +211,49 @@ def test_the_same_admin_commands_with_a_plain_reason_are_done(table, path, body)
     is done."""
     response = api_json(table, path, body)
     assert response.status_code == 200, response.get_json()
+
+
+# --- the SMTP listener: a permanent refusal for what no retry can make usable ----------------
+
+def smtp_data(t: Table, raw: bytes) -> str:
+    envelope = Envelope()
+    envelope.mail_from, envelope.content, envelope.original_content = "p0@example.com", raw, raw
+    envelope.rcpt_tos = [f"play+{t.reply_token}@chasqui.test"]
+    return asyncio.run(InboundHandler(t.app).handle_DATA(None, None, envelope))
+
+
+def smtp_rcpt(t: Table, token: str) -> str:
+    envelope = Envelope()
+    return asyncio.run(InboundHandler(t.app).handle_RCPT(None, None, envelope,
+                                                         f"play+{token}@chasqui.test", []))
+
+
+def failing(error: Exception):
+    def handle(*_args, **_kwargs):
+        raise error
+    return handle
+
+
+SMTP_CASES = [
+    ("a charset that does not exist", lambda t: smtp_data(t, raw_mail(t, charset="x-nope")), "554"),
+    ("X-Chasqui-Seq: ²", lambda t: smtp_data(t, raw_mail(t, seq="²")), "554"),
+    ("a reply token whose game id is a NUL", lambda t: smtp_rcpt(t, NUL_GAME_TOKEN), "550"),
+    ("a reply token whose game id is an escape", lambda t: smtp_rcpt(t, ESC_GAME_TOKEN), "550"),
+    ("a seat's own reply token", lambda t: smtp_rcpt(t, t.reply_token), "250"),
+    ("a reply that moves", lambda t: smtp_data(t, raw_mail(t)), "250"),
+]
+
+
+@pytest.mark.parametrize("send, code", [case[1:] for case in SMTP_CASES],
+                         ids=[case[0] for case in SMTP_CASES])
+def test_the_listener_refuses_for_good_what_it_can_never_use(table, send, code):
+    assert send(table).startswith(code + " ")
+
+
+def test_the_listener_asks_to_retry_only_when_the_database_failed(table, monkeypatch):
+    from service.application import inbound
+
+    monkeypatch.setattr(inbound, "handle", failing(DatabaseFailure("SELECT 1", {}, OSError())))
+    assert smtp_data(table, raw_mail(table)).startswith("451 ")
+    monkeypatch.setattr(inbound, "handle", failing(RuntimeError("a bug")))
+    assert smtp_data(table, raw_mail(table)).startswith("554 "), "a retry would fail the same"
