@@ -45,13 +45,17 @@ class SecretRedactor(logging.Filter):
 
 
 REDACTOR = SecretRedactor()
+# The loggers whose records a server creates itself: werkzeug's request lines (the development
+# server) and gunicorn's access log (the Procfile's ``--access-logfile -``: its lines hold the
+# path and the Referer, a play page's address) and error log.
+SERVER_LOGGERS = ("werkzeug", "gunicorn.access", "gunicorn.error")
 
 
 def install(*loggers: logging.Logger) -> None:
-    """Put the filter on werkzeug's logger (its request lines are created there), on
+    """Put the filter on the servers' loggers (their request lines are created there), on
     ``loggers`` and on every handler of the root logger (any record that propagates to an
     output); calling it again adds nothing."""
-    for logger in (logging.getLogger("werkzeug"), *loggers):
+    for logger in (*map(logging.getLogger, SERVER_LOGGERS), *loggers):
         if REDACTOR not in logger.filters:
             logger.addFilter(REDACTOR)
     for handler in logging.getLogger().handlers:
