@@ -62,3 +62,16 @@ def test_a_short_game_over_http_logs_no_secret_of_any_kind(new_game, served, cap
 def test_a_reply_address_token_is_redacted_but_an_ordinary_address_is_kept():
     line = "mail to play+6162-1-0123456789abcdef0123@chasqui.test from ana@example.org"
     assert redact(line) == "mail to play+[redacted]@chasqui.test from ana@example.org"
+
+
+def test_gunicorns_access_line_loses_the_secret_in_its_path_and_referer(app, caplog):
+    """As the Procfile's web process logs (``--access-logfile -``): a format with dict atoms."""
+    caplog.set_level(logging.INFO)
+    secret = random_tokens.token_urlsafe(30)
+    logging.getLogger("gunicorn.access").info(
+        '%(h)s "%(r)s" %(s)s "%(f)s"',
+        {"h": "10.0.0.1", "r": f"POST /play/{secret}/move HTTP/1.1", "s": "303",
+         "f": f"https://chasqui.example/play/{secret}"})
+    assert secret not in caplog.text
+    assert '"POST /play/[redacted]/move HTTP/1.1" 303 "https://chasqui.example/play/[redacted]"' \
+        in caplog.text
