@@ -30,8 +30,8 @@ def redact(text: str) -> str:
 
 
 class SecretRedactor(logging.Filter):
-    """Formats a record's message once and keeps it only with its secrets redacted; the record
-    is never dropped."""
+    """Formats a record's message once and keeps it only with its secrets redacted, and its
+    traceback too (an exception's text may quote a link); the record is never dropped."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         try:
@@ -41,6 +41,10 @@ class SecretRedactor(logging.Filter):
         cleaned = redact(message)
         if cleaned != message or record.args:
             record.msg, record.args = cleaned, ()
+        if record.exc_info and not record.exc_text:  # a Formatter keeps a text set here
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = redact(record.exc_text)
         return True
 
 

@@ -75,3 +75,12 @@ def test_gunicorns_access_line_loses_the_secret_in_its_path_and_referer(app, cap
     assert secret not in caplog.text
     assert '"POST /play/[redacted]/move HTTP/1.1" 303 "https://chasqui.example/play/[redacted]"' \
         in caplog.text
+
+
+def test_a_traceback_quoting_a_link_is_redacted_too(app, caplog):
+    secret = random_tokens.token_urlsafe(30)
+    try:
+        raise RuntimeError(f"could not render https://chasqui.example/play/{secret}/move")
+    except RuntimeError:
+        logging.getLogger("werkzeug").exception("a request failed")
+    assert "/play/[redacted]/move" in caplog.text and secret not in caplog.text
