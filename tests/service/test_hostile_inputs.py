@@ -270,3 +270,19 @@ def test_the_listener_asks_to_retry_only_when_the_database_failed(table, monkeyp
     assert smtp_data(table, raw_mail(table)).startswith("451 ")
     monkeypatch.setattr(inbound, "handle", failing(RuntimeError("a bug")))
     assert smtp_data(table, raw_mail(table)).startswith("554 "), "a retry would fail the same"
+
+
+@pytest.mark.parametrize("text, value", [
+    ("7", 7), (" 12 ", 12), ("0", 0), ("2147483647", 2147483647), ("²", None), ("٣", None),
+    ("1_0", None), ("-1", None), ("+1", None), ("1e3", None), ("", None), (HUGE, None),
+    ("2147483648", None), ("9" * 5000, None)])
+def test_a_number_written_as_text_passes_one_rule(text, value):
+    """``str.isdigit`` takes "²" and ``int`` takes "٣", "1_0" and " 7"; the shared rule takes
+    ASCII digits alone, within a database's integer."""
+    from service.core.validation import BadInput, whole_number
+
+    if value is None:
+        with pytest.raises(BadInput):
+            whole_number(text, "seq")
+    else:
+        assert whole_number(text, "seq") == value
