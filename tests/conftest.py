@@ -57,6 +57,7 @@ def make_settings(tmp_path, **overrides):
         "CHASQUI_BASE_URL": "http://chasqui.test",
         "CHASQUI_SECRET_KEY": "test-secret-key",
         "CHASQUI_ADMIN_TOKEN": ADMIN_TOKEN,
+        "CHASQUI_LOCAL_MAILBOX": "on",  # the tests read mail at /mailbox/ on a made-up host
     }
     env.update(overrides)
     return from_env(env)

@@ -9,6 +9,7 @@ import gc
 from celery import Celery, signals
 
 from service.web.app import create_app
+from service.core import redaction
 from service.core.config import from_env
 
 settings = from_env()
@@ -64,3 +65,16 @@ def settle_heap(**_) -> None:
 # --pool=solo (and threads): the worker's own process, once it is ready; prefork: each child.
 signals.worker_ready.connect(settle_heap, weak=False)
 signals.worker_process_init.connect(settle_heap, weak=False)
+
+
+def redact_secrets(logger=None, **_) -> None:
+    """Celery sets up its own handlers after the app is made: the redacting filter goes on
+    them too (``service.core.redaction``), so no worker line carries a seat secret."""
+    redaction.install(*([logger] if logger is not None else []))
+    for handler in getattr(logger, "handlers", []):
+        if redaction.REDACTOR not in handler.filters:
+            handler.addFilter(redaction.REDACTOR)
+
+
+signals.after_setup_logger.connect(redact_secrets, weak=False)
+signals.after_setup_task_logger.connect(redact_secrets, weak=False)

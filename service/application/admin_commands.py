@@ -28,7 +28,7 @@ from service.store.history import INFO_EVENTS, created, effective_moves, rebuild
 from service.view.i18n import N_
 from service.store.models import GameRow, SeatOfferRow, SeatRow
 from service.store.events import Conflict, Event
-from service.core.validation import BadInput, one_address, person_name
+from service.core.validation import BadInput, bounded_text, one_address, person_name
 
 MAX_REASON = 500
 LIVE = ("active", "paused")
@@ -50,7 +50,10 @@ def _load_expecting(session: Session, game_id: str, expected_seq) -> Loaded:
 
 
 def _reason(reason, required: bool = True) -> str:
-    text = reason.strip() if isinstance(reason, str) else ""
+    """The admin's reason, which is stored in the chain and mailed to every player: it passes
+    the table talk's text rules (``bounded_text``: no control or bidi character, no lone
+    surrogate), so what a player reads is what was written."""
+    text = "" if reason is None else bounded_text(reason, phrase("the reason"), MAX_REASON).strip()
     if required and not text:
         raise IllegalAction(phrase("give a reason: it is recorded and mailed to the players"))
     if len(text) > MAX_REASON:

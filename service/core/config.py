@@ -7,9 +7,11 @@ The file is what makes one base URL reach every command: a variable exported in 
 of ``./chasqui run`` is not seen by ``./chasqui admin create`` in another shell, the file is."""
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 from pathlib import Path
 
 from dotenv import dotenv_values
@@ -49,6 +51,8 @@ class Settings:
     # named them (their addresses are not checked); every other hook is https to a public
     # address (``service.mail.webhook_guard``).
     webhook_http_hosts: tuple[str, ...] = ()
+    # The local mailbox served on purpose whatever the base URL (``CHASQUI_LOCAL_MAILBOX=on``).
+    local_mailbox_on: bool = False
 
     @property
     def embedded_tasks(self) -> bool:
@@ -57,8 +61,40 @@ class Settings:
 
     @property
     def local_mailbox(self) -> bool:
-        """No SMTP configured: mail lands in the database and is shown at /mailbox."""
+        """No SMTP configured: mail is not sent; it goes to the local mailbox when that is
+        served (``serves_mailbox``), else it waits in the outbox."""
         return not self.smtp_url
+
+    @property
+    def serves_mailbox(self) -> bool:
+        """Mail lands in the database and is shown at /mailbox -- every player's hand and
+        every sign-in link, to whoever reaches the address.  So only without SMTP, and only
+        for a base URL on this machine (a loopback address) or when a setting turns it on on
+        purpose: a public server without SMTP fails closed."""
+        return self.local_mailbox and (self.local_mailbox_on or is_loopback_url(self.base_url))
+
+
+def is_loopback_url(url: str) -> bool:
+    """Whether ``url``'s host is this machine: localhost, 127.0.0.0/8 or ::1."""
+    host = (urlsplit(url).hostname or "").rstrip(".").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def mail_warning(settings: Settings) -> str | None:
+    """What an operator must hear when mail has nowhere to go: no SMTP server, and a public
+    base URL, so the local mailbox is closed and every mail waits in the outbox."""
+    if not settings.local_mailbox or settings.serves_mailbox:
+        return None
+    return (f"no SMTP server is configured (CHASQUI_SMTP_URL) and the base URL "
+            f"{settings.base_url} is not a loopback address: the local mailbox is closed and "
+            f"no mail is sent; it waits in the outbox (and fails after its retries). Set "
+            f"CHASQUI_SMTP_URL, or CHASQUI_LOCAL_MAILBOX=on to serve every mail at /mailbox/ "
+            f"to whoever can reach this server.")
 
 
 def instance_folder(env) -> Path:
@@ -128,6 +164,7 @@ def from_env(env: dict[str, str] | None = None) -> Settings:
         port=int(env.get("PORT") or DEFAULT_PORT),
         webhook_http_hosts=tuple(h.strip() for h in (env.get("CHASQUI_WEBHOOK_HTTP_HOSTS") or "")
                                  .split(",") if h.strip()),
+        local_mailbox_on=(env.get("CHASQUI_LOCAL_MAILBOX") or "").strip().lower() == "on",
     )
 
 
@@ -142,6 +179,7 @@ VARIABLES = {
     "CHASQUI_INBOUND_ADDRESS": "inbound_address", "CHASQUI_SIGNIN_PER_HOUR": "signin_per_hour",
     "CHASQUI_INVITES_PER_DAY": "invites_per_day", "CHASQUI_RATE_LIMIT": "rate_limit",
     "CHASQUI_PROXY_HOPS": "proxy_hops", "CHASQUI_WEBHOOK_HTTP_HOSTS": "webhook_http_hosts",
+    "CHASQUI_LOCAL_MAILBOX": "local_mailbox_on",
 }
 SECRETS = {"CHASQUI_SECRET_KEY", "CHASQUI_ADMIN_TOKEN", "CHASQUI_INBOUND_TOKEN"}
 

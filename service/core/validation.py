@@ -94,6 +94,27 @@ def bounded_number(raw: Any, what: Any, low: float, high: float, whole: bool = F
     return int(raw) if whole else raw
 
 
+# The largest whole number a request may name (a seq, a seat, a row's id): a database's
+# 32-bit integer, so no number from outside overflows a query or a Python-to-SQL conversion.
+MAX_WHOLE = 2**31 - 1
+_ASCII_DIGITS = re.compile(r"[0-9]+")
+
+
+def whole_number(raw: Any, what: Any, low: int = 0, high: int = MAX_WHOLE) -> int:
+    """A whole number written in ASCII digits alone, within [low, high]: the one rule for a
+    number that arrives as text (a form field, a query parameter, a mail header, a path).
+    ``str.isdigit`` says yes to "²" and ``int`` to "٣", " 7" and "1_0"; neither bounds the
+    value, so a number of 23 digits would reach the database.  Refused with the bounds stated."""
+    text = raw.strip() if isinstance(raw, str) else None
+    if text is None or not _ASCII_DIGITS.fullmatch(text):
+        raise BadInput(phrase("{what} must be a whole number", what=what))
+    value = int(text) if len(text) <= 20 else None  # int() of thousands of digits is slow
+    if value is None or not low <= value <= high:
+        raise BadInput(phrase("{what} must be between {low} and {high}", what=what, low=low,
+                              high=high))
+    return value
+
+
 def bounded_text(raw: Any, what: Any, limit: int, allowed: str = "\n\t") -> str:
     """Free text (table talk, a reason): no control characters but ``allowed``, at most
     ``limit`` characters -- refused with the limit stated, never cut silently."""
@@ -135,11 +156,29 @@ _OPENERS, _CLOSERS = frozenset(b"[{"), frozenset(b"]}")
 _QUOTE, _BACKSLASH = ord('"'), ord("\\")
 
 
+_HIGH_SURROGATE = re.compile(rb"u[dD][89abAB][0-9a-fA-F]{2}")
+_LOW_SURROGATE = re.compile(rb"u[dD][c-fC-F][0-9a-fA-F]{2}")
+_LOW_AFTER_HIGH = re.compile(rb"\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+
+
+def _surrogate_pair_length(raw: bytes, at: int, what: Any) -> int:
+    """How many bytes after the escape at ``at`` (the letter after a backslash) belong to it:
+    4 for a ``\\uD8xx`` followed by its ``\\uDCxx``, else 0.  A surrogate escape alone is
+    refused: it decodes to a string no encoder, database or mail can take."""
+    if _HIGH_SURROGATE.match(raw, at):
+        if _LOW_AFTER_HIGH.match(raw, at + 5):
+            return 10
+    elif not _LOW_SURROGATE.match(raw, at):
+        return 0
+    raise BadInput(phrase("{what} contains a lone surrogate (an invalid \\u escape)", what=what))
+
+
 def check_json_shape(raw: bytes, what: Any = None, depth: int = MAX_JSON_DEPTH) -> None:
-    """Refuse a JSON text that nests deeper than ``depth`` or holds a NUL character, without
-    parsing it: one pass over its brackets and quotes, so it is safe on any input and cheap
-    on the small bodies the service takes.  A NUL is refused because PostgreSQL cannot store
-    it in text and a mail header must never carry it."""
+    """Refuse a JSON text that nests deeper than ``depth``, holds a NUL character or a lone
+    surrogate, without parsing it: one pass over its brackets and quotes, so it is safe on any
+    input and cheap on the small bodies the service takes.  A NUL is refused because
+    PostgreSQL cannot store it in text and a mail header must never carry it; a lone
+    surrogate because no UTF-8 encoder (a hash, a database, a mail) can take it."""
     what = phrase("the body") if what is None else what
     nul = phrase("{what} contains a NUL character", what=what)
     if b"\x00" in raw:
@@ -154,7 +193,7 @@ def check_json_shape(raw: bytes, what: Any = None, depth: int = MAX_JSON_DEPTH) 
             if char == _BACKSLASH:
                 if raw.startswith(b"u0000", at + 1):
                     raise BadInput(nul)
-                escaped_until = at + 2
+                escaped_until = at + 2 + _surrogate_pair_length(raw, at + 1, what)
             elif char == _QUOTE:
                 in_string = False
         elif char == _QUOTE:

@@ -36,7 +36,8 @@ from service.core.refusals import Conflict
 from service.store.loading import load
 from service.mail.compose import build_message, deadlines_for
 from service.store.models import OutboxRow
-from service.mail.transport import LocalMailbox, PermanentFailure, SmtpTransport, TemporaryFailure
+from service.mail.transport import (LocalMailbox, NoTransport, PermanentFailure, SmtpTransport,
+                                    TemporaryFailure)
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +52,9 @@ def backoff(attempts: int) -> timedelta:
 
 
 def transport_for(settings):
-    return LocalMailbox() if settings.local_mailbox else SmtpTransport(settings.smtp_url)
+    if not settings.local_mailbox:
+        return SmtpTransport(settings.smtp_url)
+    return LocalMailbox() if settings.serves_mailbox else NoTransport()
 
 
 # A delivery also takes the other due rows of the same game and seq (the other seats' mails

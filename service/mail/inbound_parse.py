@@ -15,7 +15,8 @@ from email.utils import getaddresses, parseaddr
 
 from mailparser_reply import EmailReplyParser
 
-from service.core.validation import has_control, without_controls
+from engine.text import phrase
+from service.core.validation import BadInput, has_control, whole_number, without_controls
 
 PARSER_LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "ja", "zh"]
 # Our Message-IDs: <game.seq.seat.kind[.n]@domain> (see service.mail.message_ids).
@@ -24,6 +25,12 @@ OUR_ID = re.compile(r"<(?P<game>[A-Za-z0-9_-]+)\.(?P<seq>\d+)\.(?P<seat>None|\d+
 # A code alone ("B", "[b]", "B.") or a copied line of the mail ("[B] Leave for camp").
 CODE_ALONE = re.compile(r"^\[?([A-Za-z]{1,3})\]?[.):!]?$")
 CODE_BRACKETED = re.compile(r"^\[([A-Za-z]{1,3})\]")
+
+
+class UnreadableMail(BadInput):
+    """A mail no second delivery could make readable (a charset that does not exist, a
+    malformed header of ours): refused for good -- a 400 to a webhook, a permanent SMTP
+    refusal to a sending server -- never "try again later", and nothing is recorded."""
 
 
 @dataclass
@@ -58,16 +65,35 @@ def parse(raw: bytes) -> Reply:
         [str(v) for h in ("Delivered-To", "X-Original-To", "To", "Cc") for v in message.get_all(h, [])])]
     references = _ids(message, "References")
     in_reply_to = _ids(message, "In-Reply-To")
-    seq_header = str(message.get("X-Chasqui-Seq") or "").strip()
     auto = str(message.get("Auto-Submitted") or "no").strip().lower()
     precedence = str(message.get("Precedence") or "").strip().lower()
     automatic = (auto != "no" or precedence in ("bulk", "junk", "list", "auto_reply")
                  or not from_addr or from_addr.startswith(("mailer-daemon@", "postmaster@")))
     return Reply(message_id=message_id[:300], from_addr=from_addr, recipients=recipients,
                  references=in_reply_to + list(reversed(references)),
-                 chasqui_seq=int(seq_header) if seq_header.isdigit() else None,
-                 text=without_controls(own_words(body_text(message)), "\n\t"),
+                 chasqui_seq=_seq_header(message),
+                 text=without_controls(own_words(_readable_body(message)), "\n\t"),
                  automatic=automatic, subject=_header(message, "Subject"))
+
+
+def _seq_header(message: EmailMessage) -> int | None:
+    """The X-Chasqui-Seq header's number, None when absent; any other spelling ("²", "-1",
+    23 digits) is refused, as a form's seq would be."""
+    value = str(message.get("X-Chasqui-Seq") or "").strip()
+    if not value:
+        return None
+    try:
+        return whole_number(value, "X-Chasqui-Seq")
+    except BadInput as error:
+        raise UnreadableMail(error.say) from None
+
+
+def _readable_body(message: EmailMessage) -> str:
+    try:
+        return body_text(message)
+    except LookupError:  # a part's charset names no codec Python knows
+        raise UnreadableMail(phrase("the mail's text is in a character set that does not "
+                                    "exist")) from None
 
 
 def _header(message: EmailMessage, name: str) -> str:

@@ -11,6 +11,10 @@ import hmac
 import re
 
 TOKEN = re.compile(r"^([0-9a-f]{2,64})-(\d{1,3})-([0-9a-f]{20})$")
+# What a game id is made of (``tokens.new_game_id``, and ids imported from older versions):
+# hex that decodes to anything else -- a NUL, a control character -- names no game, and must
+# never reach a query (PostgreSQL cannot compare a text holding a NUL).
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
 class BadReplyToken(Exception):
@@ -40,6 +44,8 @@ def split_token(token: str) -> tuple[str, int, str]:
         game_id = bytes.fromhex(match.group(1)).decode()
     except (ValueError, UnicodeDecodeError):
         raise BadReplyToken("not a reply address") from None
+    if not GAME_ID.fullmatch(game_id):
+        raise BadReplyToken("not a reply address")
     return game_id, int(match.group(2)), match.group(3)
 
 

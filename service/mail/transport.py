@@ -104,6 +104,17 @@ def _classify(code: int, text) -> Exception:
     return TemporaryFailure(f"{code} {detail}")
 
 
+class NoTransport:
+    """No SMTP server, and the local mailbox is not served (a public base URL): a mail has
+    nowhere to go.  It is not dropped: the row stays in the outbox as a relay's temporary
+    failure leaves it (retried with backoff, then failed), its error on the game page's mail
+    status, so setting ``CHASQUI_SMTP_URL`` sends what is still pending."""
+
+    def send(self, message: EmailMessage, session: Session, now: datetime) -> None:
+        raise TemporaryFailure("not sent: no SMTP server is configured (CHASQUI_SMTP_URL) and "
+                               "the local mailbox is closed to a public base URL")
+
+
 class LocalMailbox:
     """Stores the message in the database (same transaction as marking the row sent)."""
 

@@ -4,9 +4,14 @@
   the spectator page; ``allowed_mentions`` empty, so no player's name or table talk can ping
   anyone;
 - ``slack``: an incoming-webhook body: ``text`` (the fallback a notification shows) and
-  ``blocks`` (a section, and a context with the spectator link);
+  ``blocks`` (a section, and a context with the spectator link); every text we did not write
+  has Slack's control characters escaped (``&``, ``<``, ``>``), in ``text`` as in the
+  blocks, so a name or table talk holding ``<!channel>`` or ``<@U123>`` shows as written and
+  pings nobody;
 - ``matrix``: the content of an ``m.room.message`` event (``m.text``, with an HTML
-  ``formatted_body``), as a bridge's webhook or the client API's send takes it;
+  ``formatted_body`` in which every text is escaped), as a bridge's webhook or the client
+  API's send takes it; an empty ``m.mentions`` says the message mentions nobody, so clients
+  do not ping the room for an "@room" in a name or in table talk;
 - ``json``: the notice's fields, signed: ``X-Chasqui-Signature: sha256=<hex>`` is the
   HMAC-SHA256 of the exact body bytes under the hook's secret (``signature``).
 
@@ -54,13 +59,14 @@ def _discord(notice: Notice, language: str) -> dict:
 
 
 def _slack_escape(text: str) -> str:
+    """Slack's own escaping: the three characters its message formatting interprets."""
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _slack(notice: Notice, language: str) -> dict:
     text = "\n".join(lines(notice))
     title = _slack_escape(notice.game_title)
-    return {"text": f"{notice.game_title} ({notice.game_id}): {text}",
+    return {"text": f"{title} ({notice.game_id}): {_slack_escape(text)}",
             "blocks": [{"type": "section",
                         "text": {"type": "mrkdwn",
                                  "text": f"*{title}* ({notice.game_id})\n{_slack_escape(text)}"}},
@@ -76,7 +82,7 @@ def _matrix(notice: Notice, language: str) -> dict:
             + "".join(f"<p>{escape(line)}</p>" for line in lines(notice))
             + f'<p><a href="{escape(notice.watch_url)}">{escape(_watch(language))}</a></p>')
     return {"msgtype": "m.text", "body": body, "format": "org.matrix.custom.html",
-            "formatted_body": html}
+            "formatted_body": html, "m.mentions": {}}
 
 
 def _generic(notice: Notice, language: str) -> dict:

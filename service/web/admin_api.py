@@ -20,6 +20,7 @@ from service.web.admin_pages import STATUSES, LIST_LIMIT, leave_trace, mail_stat
 from service.web.extensions import csrf, services
 from service.web.errors import json_errors
 from service.store.loading import load
+from service.core.validation import whole_number
 from service.store.organisers import organiser_of
 from service.store.game_lists import admin_games
 
@@ -135,9 +136,9 @@ def time_travel(game_id: str, seq: int):
             if not g.admin.may_see_seats:
                 raise Refused(403, "only a site admin may see a seat's private view")
             g.admin.check_outside(head.seats)  # a player first
-            if not seat_arg.isdigit() or int(seat_arg) >= len(head.seats):
+            seat = whole_number(seat_arg, "seat")
+            if seat >= len(head.seats):
                 raise Refused(404, f"no seat {seat_arg!r}")
-            seat = int(seat_arg)
         loaded = load(session, game_id, upto=seq)
     if seat is not None:
         leave_trace(head, privileged_reads.SEAT_VIEW, seat=seat, seq=seq)

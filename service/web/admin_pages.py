@@ -44,7 +44,7 @@ from service.store.seats import game_seats
 from service.store.mail_status import mail_status
 from service.view.presenter import seat_context
 from service.store.events import Conflict
-from service.core.validation import BadInput, json_document
+from service.core.validation import BadInput, json_document, whole_number
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
@@ -156,6 +156,7 @@ def _no_game(error):
 
 
 @bp.errorhandler(IllegalAction)
+@bp.errorhandler(BadInput)
 def _illegal(error):  # the engine's or a command's message, in the page's language
     return _page_error(400, _("Not done"), _("%(error)s. Nothing was changed.", error=told(error)))
 
@@ -345,9 +346,9 @@ def time_travel(game_id: str, seq: int):
             if not g.admin.may_see_seats:
                 abort(403)
             g.admin.check_outside(head.seats)  # a player first
-            if not seat_arg.isdigit() or int(seat_arg) >= len(head.seats):
+            seat = whole_number(seat_arg, "seat")
+            if seat >= len(head.seats):
                 abort(404, _("no seat %(seat)s", seat=repr(seat_arg)))
-            seat = int(seat_arg)
         loaded = load(session, game_id, upto=seq)
     if seat is not None:
         leave_trace(head, privileged_reads.SEAT_VIEW, seat=seat, seq=seq)
@@ -393,10 +394,7 @@ def _form_int(name: str, required: bool = True) -> int | None:
     value = request.form.get(name, "").strip()
     if not value and not required:
         return None
-    try:
-        return int(value)
-    except ValueError:
-        raise IllegalAction(phrase("{field} must be a whole number", field=name)) from None
+    return whole_number(value, name)
 
 
 def _run(game_id: str, command, done: str, **kwargs):

@@ -8,7 +8,8 @@ from typing import Callable
 from flask import Flask
 
 from service.web import request_checks
-from service.core.config import ROOT, Settings, from_env
+from service.core import redaction
+from service.core.config import ROOT, Settings, from_env, mail_warning
 from service.store.db import Database
 from service.mail.dispatch import CeleryDispatcher, InlineDispatcher
 from service.web.json_response import JSONResponses
@@ -48,6 +49,7 @@ def create_app(settings: Settings | None = None, clock: Callable[[], datetime] =
     _register(app, settings)
     logging.basicConfig(level=logging.INFO)
     logging.getLogger("alembic").setLevel(logging.WARNING)
+    redaction.install()  # no seat secret in the access log or any other line
     return app
 
 
@@ -80,9 +82,11 @@ def _register(app: Flask, settings: Settings) -> None:
     verify_pages.init_app(app, csrf)  # finished games' records and /verify (fair play)
     from service.web import openapi
     app.register_blueprint(openapi.bp)  # GET /api/openapi.json
-    if settings.local_mailbox:
+    if settings.serves_mailbox:  # fails closed: see Settings.serves_mailbox
         from service.web import mailbox
         app.register_blueprint(mailbox.bp)
+    elif mail_warning(settings):
+        logging.getLogger("chasqui").warning(mail_warning(settings))
     app.cli.add_command(cli.group)
     _register_admin(app)
     _register_mail(app)

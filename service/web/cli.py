@@ -99,7 +99,7 @@ def print_links(svc, result) -> None:
 def print_site_links(svc) -> None:
     base = svc.settings.base_url
     click.echo(f"  organise your own game: {base}/organise/new (sign in by mail, no password)")
-    if svc.settings.local_mailbox:
+    if svc.settings.serves_mailbox:
         click.echo(f"  mailbox: {base}/mailbox/")
     warn_if_shell_only()
 
@@ -281,6 +281,9 @@ def config_command(name: str | None):
     for variable, field_name in config.VARIABLES.items():
         click.echo(f"  {variable} = {shown(variable, getattr(settings, field_name))}"
                    f"  ({config.origin(variable)})")
+    warning = config.mail_warning(settings)
+    if warning:
+        click.echo(f"warning: {warning}", err=True)
 
 
 def shown(variable: str, value) -> str:
@@ -291,6 +294,8 @@ def shown(variable: str, value) -> str:
 
     if value is None:
         return "(unset)"
+    if isinstance(value, bool):  # a switch, as it is written
+        return "on" if value else "off"
     if variable in SECRETS:
         return "(set)"
     if isinstance(value, tuple):  # a list setting, as it is written: comma-separated

@@ -6,8 +6,11 @@ Run as the Procfile's ``inbound`` process behind the MX (or fed by the MTA over 
 recipients ``<CHASQUI_INBOUND_ADDRESS>+<token>@…`` are accepted at RCPT; each message is
 handed to ``service.application.inbound.handle`` off the event loop, inside the app context (so
 inline delivery can render mail).  A message is answered 250 once it was processed (refused
-senders too: a forger learns nothing); a failure answers 451 so the sending MTA retries, and
-the Message-ID claim makes the retry act once."""
+senders too: a forger learns nothing).  Only a database that failed (``DatabaseFailure``: it
+is down, a connection was lost) answers 451, so the sending MTA retries and the Message-ID
+claim makes the retry act once.  A mail no retry can make usable -- one that cannot be read
+(``UnreadableMail``) or that fails for any other reason -- is refused for good with a 554 and
+a log line: a temporary refusal would have the sender retry it for days."""
 from __future__ import annotations
 
 import argparse
@@ -20,6 +23,10 @@ import threading
 from aiosmtpd.controller import Controller
 from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP
+from service.core.redaction import redact
+from service.mail.inbound_parse import UnreadableMail
+from service.mail.reply_address import BadReplyToken, split_token, token_in
+from service.store.db import DatabaseFailure
 from service.web.extensions import services
 
 log = logging.getLogger("chasqui.inbound")
@@ -34,20 +41,36 @@ class InboundHandler:
         self.accept = re.compile(rf"^{local}\+[0-9a-z-]+@", re.IGNORECASE)
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
-        if not self.accept.match(address):
+        if not self.accept.match(address) or not self._names_a_seat(address):
             return "550 5.1.1 no such mailbox"
         envelope.rcpt_tos.append(address)
         return "250 OK"
+
+    def _names_a_seat(self, address: str) -> bool:
+        """The token is spelled as ours (whether it is signed for a seat is checked later,
+        when the mail is recorded)."""
+        try:
+            split_token(token_in([address], self.svc.settings.inbound_address) or "")
+        except BadReplyToken:
+            return False
+        return True
 
     async def handle_DATA(self, server, session, envelope):
         loop = asyncio.get_running_loop()
         try:
             status = await loop.run_in_executor(None, self._process, envelope.original_content
                                                 or envelope.content, list(envelope.rcpt_tos))
-        except Exception:  # noqa: BLE001  the sender retries; the Message-ID claim dedupes
-            log.exception("inbound mail from %s failed", envelope.mail_from)
+        except DatabaseFailure:  # the sender retries; the Message-ID claim dedupes
+            log.exception("inbound mail from %s: the database failed", envelope.mail_from)
             return "451 4.3.0 try again later"
-        log.info("inbound mail from %s to %s: %s", envelope.mail_from, envelope.rcpt_tos, status)
+        except UnreadableMail as error:
+            log.warning("inbound mail from %s refused: %s", envelope.mail_from, error)
+            return f"554 5.6.0 {error}"
+        except Exception:  # noqa: BLE001  a retry would fail the same way
+            log.exception("inbound mail from %s failed", envelope.mail_from)
+            return "554 5.3.0 this mail could not be processed"
+        log.info("inbound mail from %s to %s: %s", envelope.mail_from,
+                 redact(", ".join(envelope.rcpt_tos)), status)
         return "250 OK"
 
     def _process(self, raw, recipients):

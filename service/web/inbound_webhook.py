@@ -3,7 +3,13 @@
 Authorised by the shared secret ``CHASQUI_INBOUND_TOKEN`` in the ``X-Chasqui-Inbound-Token``
 header (or ``Authorization: Bearer …``); closed (403) while the setting is unset.  No cookie
 is involved, so the blueprint is CSRF-exempt.  The envelope recipient may be given as
-``?to=play+…@…``; otherwise the To/Cc/Delivered-To headers are read."""
+``?to=play+…@…``; otherwise the To/Cc/Delivered-To headers are read.
+
+A mail that cannot be read (``UnreadableMail``: a charset that does not exist, a malformed
+X-Chasqui-Seq) answers 400 and records nothing; a database that failed answers 503, the one
+answer after which a provider's retry may succeed.  A mail for a reply address that is not
+ours, or signed for no seat, is recorded as refused and answered 200, like every mail the
+service took: a forger learns nothing."""
 from __future__ import annotations
 
 import hmac
@@ -11,6 +17,8 @@ import hmac
 from flask import Blueprint, jsonify, request
 
 from service.application.inbound import handle
+from service.mail.inbound_parse import UnreadableMail
+from service.store.db import DatabaseFailure
 from service.web.request_checks import takes_body
 from service.web.extensions import services
 
@@ -38,5 +46,10 @@ def receive():
     if not raw.strip():
         return jsonify(error="the body must be the raw RFC 5322 message"), 400
     recipients = request.args.getlist("to")
-    status = handle(services(), raw, recipients)
+    try:
+        status = handle(services(), raw, recipients)
+    except UnreadableMail as error:
+        return jsonify(error=str(error)), 400
+    except DatabaseFailure:
+        return jsonify(error="the database is unavailable; try again later"), 503
     return jsonify(status=status), 200

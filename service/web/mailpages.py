@@ -18,6 +18,7 @@ from service.view.i18n import N_
 from service.store.models import SeatRow
 from service.store.preferences import BadToken
 from service.core.tokens import make_secret
+from service.core.validation import BadInput, whole_number
 from service.core.language_codes import locale_for
 from service.web.extensions import services
 
@@ -69,8 +70,8 @@ def set_mode(token: str):
     address = preferences.read_address_token(svc.settings.secret_key, token)
     mode = request.form.get("mode", "")
     try:
-        seat = int(request.form.get("seat", ""))
-    except ValueError:
+        seat = whole_number(request.form.get("seat", ""), "seat")
+    except BadInput:
         abort(400)
     if mode not in preferences.MODES:
         abort(400)

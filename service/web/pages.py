@@ -15,7 +15,7 @@ def index():
     games = [(name, GAMES[name].title, GAMES[name].min_players, GAMES[name].max_players)
              for name in GAMES]
     return render_template("pages/index.html", games=games,
-                           mailbox=svc.settings.local_mailbox)
+                           mailbox=svc.settings.serves_mailbox)
 
 
 @bp.get("/healthz")

@@ -28,7 +28,7 @@ from service.store.loading import load
 from service.application.moves import load_for_secret, resolve_seat
 from service.view.presentations import presentation
 from service.view.presenter import seat_context
-from service.core.validation import json_document
+from service.core.validation import BadInput, json_document, whole_number
 
 bp = Blueprint("planning", __name__, url_prefix="/play")
 
@@ -39,10 +39,10 @@ def parse_steps(text: str) -> list[int]:
     if not text:
         return []
     try:
-        steps = [int(part) for part in text.split(".")]
-    except ValueError:
+        steps = [whole_number(part, "a step") for part in text.split(".")]
+    except BadInput:
         raise IllegalAction(phrase("the plan in this link is malformed")) from None
-    if len(steps) > MAX_STEPS or any(step < 0 for step in steps):
+    if len(steps) > MAX_STEPS:
         raise IllegalAction(phrase("the plan in this link is malformed"))
     return steps
 
@@ -100,7 +100,7 @@ def confirm(secret: str):
     svc = services()
     try:
         actions = json_document(request.form.get("actions", ""), "the plan")  # bounded
-        seq = int(request.form.get("seq", ""))
+        seq = whole_number(request.form.get("seq", ""), "seq")
         if not isinstance(actions, list) or not actions or len(actions) > MAX_STEPS:
             raise ValueError
     except ValueError:

@@ -21,7 +21,7 @@ from service.view.presenter import seat_context
 from service.view.privileged_reads import after_the_end
 from service.view.chance import chance_context
 from service.store.events import Conflict
-from service.core.validation import json_document
+from service.core.validation import json_document, whole_number
 
 bp = Blueprint("play", __name__, url_prefix="/play")
 
@@ -73,7 +73,7 @@ def move(secret: str):
     svc = services()
     try:
         action = json_document(request.form.get("action", ""), "the action")  # bounded
-        seq = int(request.form.get("seq", ""))
+        seq = whole_number(request.form.get("seq", ""), "seq")
     except ValueError:
         return render_template("pages/error.html", title="Malformed move",
                                message="the form was incomplete; go back and try again"), 400
@@ -104,7 +104,7 @@ def undo(secret: str):
     ``Undone`` event; the move stays in the log, struck through."""
     svc = services()
     try:
-        seq = int(request.form.get("seq", ""))
+        seq = whole_number(request.form.get("seq", ""), "seq")
     except ValueError:
         return render_template("pages/error.html", title="Malformed request",
                                message="the form was incomplete; go back and try again"), 400

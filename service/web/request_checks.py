@@ -10,9 +10,10 @@ elsewhere; ``service.web.errors``) before a view, a lookup or a parser sees them
 from __future__ import annotations
 
 from flask import Flask, current_app, request
+from werkzeug.routing import IntegerConverter
 
 from engine.text import phrase
-from service.core.validation import BadInput, check_json_shape
+from service.core.validation import MAX_WHOLE, BadInput, check_json_shape
 
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
@@ -49,5 +50,16 @@ def refuse_poisoned_request() -> None:
         raise BadInput(phrase("a form field contains a NUL character"))
 
 
+class WholeNumberConverter(IntegerConverter):
+    """``<int:…>`` in every route, bounded by ``validation.MAX_WHOLE``: a longer number in a
+    path (``/mailbox/99999999999999999999999``) matches no route (404) instead of overflowing
+    the database lookup the view makes with it."""
+
+    def __init__(self, url_map, fixed_digits=0, min=None, max=MAX_WHOLE, signed=False):
+        super().__init__(url_map, fixed_digits=fixed_digits, min=min, max=max, signed=signed)
+
+
 def init_app(app: Flask) -> None:
+    """Set before any blueprint is registered: a rule picks its converter when it is added."""
+    app.url_map.converters["int"] = WholeNumberConverter
     app.before_request(refuse_poisoned_request)

@@ -54,7 +54,7 @@ def ask():
     mailer.dispatch(svc, [mail_id])
     return render_template("organiser/signin_sent.html", email=address,
                            minutes=int(row_links.SIGN_IN_LIFETIME.total_seconds() // 60),
-                           mailbox=svc.settings.local_mailbox)
+                           mailbox=svc.settings.serves_mailbox)
 
 
 @bp.get("/signin/<token>")

@@ -122,3 +122,23 @@ def test_the_beat_schedule_sends_digests(env):
         cwd=ROOT, env={**os.environ, **env, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
         timeout=120)
     assert out.stdout.strip().splitlines()[-1] == "chasqui.send_digests True", out.stderr[-2000:]
+
+
+def test_the_listener_refuses_for_good_a_mail_it_can_never_use(app, smtp, inbound):
+    """Over a real SMTP session on PostgreSQL: a charset that does not exist is a 554 at DATA,
+    a reply address whose token names no game (a NUL) a 550 at RCPT; neither is recorded, so
+    no sending server retries them."""
+    unreadable = EmailMessage()
+    unreadable["From"], unreadable["To"] = "ana@example.org", "play+616263-0-" + "0" * 20 + "@chasqui.it"
+    unreadable["Subject"], unreadable["Message-ID"] = "Re: turn", make_msgid(domain="player.example")
+    unreadable.set_content("A")
+    raw = unreadable.as_bytes().replace(b'charset="utf-8"', b'charset="x-no-such-charset"')
+    with smtplib.SMTP("127.0.0.1", inbound, timeout=60) as client:
+        with pytest.raises(smtplib.SMTPDataError) as refused:
+            client.sendmail("ana@example.org", [unreadable["To"]], raw)
+        assert refused.value.smtp_code == 554
+        with pytest.raises(smtplib.SMTPRecipientsRefused) as no_mailbox:
+            client.sendmail("ana@example.org", ["play+00-0-" + "0" * 20 + "@chasqui.it"], b"A")
+        assert [code for code, _ in no_mailbox.value.recipients.values()] == [550]
+    with services(app).db.reading() as session:
+        assert session.scalars(select(InboundMailRow)).first() is None

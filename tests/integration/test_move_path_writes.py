@@ -29,7 +29,8 @@ START = datetime(2026, 11, 30, 9, 0, tzinfo=timezone.utc)  # a Monday
 
 def _app(url: str):
     return migrated_app(from_env({"CHASQUI_DATABASE_URL": url, "CHASQUI_BASE_URL": "http://c.it",
-                                  "CHASQUI_SECRET_KEY": "k", "CHASQUI_ADMIN_TOKEN": "a"}))
+                                  "CHASQUI_SECRET_KEY": "k", "CHASQUI_ADMIN_TOKEN": "a",
+                                  "CHASQUI_LOCAL_MAILBOX": "on"}))
 
 
 def _play(app) -> tuple[str, list[int]]:

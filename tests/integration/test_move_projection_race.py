@@ -26,7 +26,8 @@ def clock():
 def app(postgres_url, clock):
     app = migrated_app(from_env({
         "CHASQUI_DATABASE_URL": postgres_url, "CHASQUI_BASE_URL": "http://chasqui.test",
-        "CHASQUI_SECRET_KEY": "race-secret", "CHASQUI_ADMIN_TOKEN": ADMIN_TOKEN}),
+        "CHASQUI_SECRET_KEY": "race-secret", "CHASQUI_ADMIN_TOKEN": ADMIN_TOKEN,
+        "CHASQUI_LOCAL_MAILBOX": "on"}),
         clock=clock)
     yield app
     db = services(app).db

@@ -41,7 +41,7 @@ SHOWN = {
                     "ja": "ゲームは一時停止中です。一時停止できるのは進行中のゲームだけです"},
     "admin moved on": {"zh_Hans": "游戏已经继续：你看到的是第 1 步，现在是第 2 步；请刷新后重新决定",
                        "ja": "ゲームは進みました：あなたが見たのは seq 1、今は seq 2 です。再読み込みしてもう一度決めてください"},
-    "not a number": {"zh_Hans": "to_seq 必须是整数", "ja": "to_seq は整数で指定してください"},
+    "not a number": {"zh_Hans": "to_seq必须是整数", "ja": "to_seqは整数でなければなりません"},
     "not JSON": {"zh_Hans": "文件不是 JSON", "ja": "ファイルが JSON ではありません"},
 }
 
