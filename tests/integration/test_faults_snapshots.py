@@ -273,8 +273,7 @@ def test_a_cached_snapshot_is_used_only_while_it_is_the_stored_one(db, game_id, 
 # --- the play page's undo check --------------------------------------------------------------
 
 def reference_undo_label(db, game_id: str, seat: int) -> str | None:
-    """The undo check as it was: every event read, the moves before the last one replayed."""
-    from engine.core import replay
+    """The undo check as it was: every event read, the game replayed up to the last move."""
     from service.store.history import INFO_EVENTS, effective_moves
     events = store_events(db, game_id)
     game, state = rebuild(events)
@@ -289,10 +288,7 @@ def reference_undo_label(db, game_id: str, seat: int) -> str | None:
     if any(e.kind not in INFO_EVENTS and (e.actor != me or e.kind not in ("MoveMade", "Undone"))
            for e in events[last.seq:]):
         return None
-    from service.store.history import seed_of
-    start = events[0].payload
-    before = replay(game, start["players"], seed_of(events[0]), start["options"],
-                    [(e.payload["seat"], e.payload["action"]) for e in moves[:-1]])
+    _, before = rebuild([e for e in events if e.seq < last.seq])  # rewinds' reshuffles too
     if before.get("epoch") != state.get("epoch"):
         return None
     return last.payload.get("label") or "your last move"
