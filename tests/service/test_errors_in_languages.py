@@ -165,6 +165,7 @@ ENGLISH_ONLY = {
     "PostFailed",                                      # a webhook channel's answers, kept on the post's row
     "DisconnectionError",                              # the database pool reconnects
     "BadReplyToken",                                   # not a reply address: nobody to tell
+    "Broken",                                          # a record's broken rule: the verdict's details are English, as the rules document is
 }
 # Ways of making a finished (English or already translated) text: none is a phrase.
 TEXT_CALLS = {"_", "gettext", "ngettext", "lazy_gettext", "str", "format", "join"}
