@@ -498,7 +498,8 @@ def _event_rules(found: _Record, verdict: Verdict) -> tuple[_Record, str]:
     _reveal_place(found, reveals)
     imports = sum(e.kind == IMPORTED for e in found.events)
     return found, ("every event is of a known kind, by whom it may be, in its place"
-                   + (f"; imported {imports} time(s)" if imports else ""))
+                   + ("" if not imports else "; imported once" if imports == 1
+                      else f"; imported {imports} times"))
 
 
 def _target(event: Event, said: str) -> None:
