@@ -23,5 +23,6 @@ def score_words(score: int, explained: dict | None) -> str:
                       for part in explained["parts"])
     factor = explained.get("multiplier")
     if factor:
-        parts = f"({parts}) {said(factor['say'], found.gettext, found.ngettext)}"
+        parts = found.gettext("(%(parts)s) %(factor)s") % {
+            "parts": parts, "factor": said(factor["say"], found.gettext, found.ngettext)}
     return points + EQUALS + parts

@@ -15,7 +15,7 @@ from service.view.presenter import seat_context
 from service.web.extensions import services
 from tests.service.test_admin_support import post_form, site_admin
 
-GAMES = [("incan_gold", 3, "gems in the tent"), ("machu_picchu", 2, " from "),
+GAMES = [("incan_gold", 3, "gems in the tent"), ("machu_picchu", 2, " on the cards × "),
          ("inca_empire", 2, "token")]
 
 

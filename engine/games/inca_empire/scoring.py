@@ -96,11 +96,10 @@ def outcome(state: dict) -> dict | None:
 
 
 TOKEN_PARTS = {   # where tokens stand -> how a player reads their points (a point a token)
-    "roads": lambda n: counted("{n} token on your roads", "{n} tokens on your roads", n),
+    "roads": lambda n: counted("{n} token on roads", "{n} tokens on roads", n),
     "fame": lambda n: counted("{n} Fame token", "{n} Fame tokens", n),
-    "temples": lambda n: counted("{n} token in your temples", "{n} tokens in your temples", n),
-    "huts": lambda n: counted("{n} token in your storage huts",
-                              "{n} tokens in your storage huts", n),
+    "temples": lambda n: counted("{n} token in temples", "{n} tokens in temples", n),
+    "huts": lambda n: counted("{n} token in storage huts", "{n} tokens in storage huts", n),
 }
 
 

@@ -97,7 +97,7 @@ def vp_parts(state: dict, seat: int) -> list[dict]:
     bonus = data.trail_bonus(player["scout"])
     if bonus:
         parts.append({"points": bonus, "say": phrase(
-            "{points} trail bonus (your scout on field {field})", points=bonus,
+            "{points} trail bonus (the scout on field {field})", points=bonus,
             field=player["scout"])})
     if player["owed"]:
         points = data.OWED_CARD_VP * player["owed"]
@@ -112,14 +112,15 @@ def _icon_part(state: dict, seat: int, icon: str, icons: int) -> dict:
     if icon in data.ICON_DISTRICT:
         district = data.ICON_DISTRICT[icon]
         incas = state["incas"][district][seat]
-        return {"points": icons * incas, "say": phrase(
-            "{points} from {icon}: {icons} icons × {incas} of your Incas in the {district}",
-            points=icons * incas, icons=icons, icon=name, incas=incas,
+        return {"points": icons * incas, "say": counted(
+            "{points} for {icon} icons: {icons} on the cards × {n} Inca in the {district}",
+            "{points} for {icon} icons: {icons} on the cards × {n} Incas in the {district}",
+            incas, points=icons * incas, icons=icons, icon=name,
             district=term(data.DISTRICT_NAMES[district]))}
     cards = state["players"][seat]["priests"][icon]
     return {"points": icons * cards, "say": counted(
-        "{points} from {icon}: {icons} icons × {n} {priest} card",
-        "{points} from {icon}: {icons} icons × {n} {priest} cards",
+        "{points} for {icon} icons: {icons} on the cards × {n} {priest} card",
+        "{points} for {icon} icons: {icons} on the cards × {n} {priest} cards",
         cards, points=icons * cards, icons=icons, icon=name,
         priest=term(data.PRIESTS[icon]["name"]))}
 
