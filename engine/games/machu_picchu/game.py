@@ -49,6 +49,9 @@ class MachuPicchu(GameBase):
     def outcome(self, state):
         return scoring.outcome(state)
 
+    def score_breakdown(self, state: dict) -> dict | None:
+        return scoring.score_breakdown(state)
+
     def default_action(self, state, seat):
         return bot.default_action(state, seat)
 
