@@ -132,3 +132,22 @@ def test_too_few_accepted_cannot_start_and_nothing_changes(app, client, new_game
                           follow_redirects=True)
     assert "needs at least 3 players; 1 has accepted so far" in refused.get_data(as_text=True)
     assert games_count(app) == before
+
+
+def test_each_player_keeps_their_mail_settings_in_the_rematch(app, client, new_game, smtp):
+    from service.store import preferences
+
+    data, secrets = finished_game(client, new_game)
+    with svc(app).db.unit_of_work() as session:
+        preferences.set_preference(session, data["id"], 2, svc(app).clock(), mode="digest",
+                                   language="ja")
+    ask(client, secrets[0])
+    answer(app, smtp, "p1@example.com")
+    answer(app, smtp, "p2@example.com")
+    seat = client.get(f"/play/{secrets[2]}/rematch")
+    mine = client.get(f"/api/play/{secret_from_url(seat.headers['Location'])}").get_json()
+    with svc(app).db.reading() as session:
+        kept = preferences.preference(session, mine["game_id"], mine["seat"])
+        other = preferences.preference(session, mine["game_id"], (mine["seat"] + 1) % 3)
+    assert mine["seat"] == 1 and (kept.mode, kept.language) == ("digest", "ja")
+    assert other is None or other.language is None
