@@ -63,6 +63,7 @@ def test_a_rematch_starts_no_game_until_every_player_has_accepted(app, client, n
     # each player's rematch page now leads to their seat; seats rotated by one
     mine = client.get(f"/api/play/{secret_from_url(client.get(f'/play/{secrets[1]}/rematch').headers['Location'])}").get_json()
     assert mine["game_id"] != data["id"] and mine["seat"] == 0, "P1 sits first now"
+    assert "Your seat in the rematch" in client.get(f"/play/{secrets[0]}").get_data(as_text=True)
     status = client.get(f"/api/games/{mine['game_id']}", headers=admin_headers).get_json()
     assert [p["name"] for p in status["players"]] == ["P1", "P2", "P0"]
     record = client.get(f"/play/{secrets[1]}/rematch")
@@ -86,7 +87,10 @@ def test_a_second_player_asking_finds_the_same_rematch_and_their_invitation(app,
                                                                             smtp):
     _, secrets = finished_game(client, new_game)
     ask(client, secrets[0])
-    mails_before = len(inbox(smtp, "p2@example.com"))
+    play = html.unescape(client.get(f"/play/{secrets[2]}").get_data(as_text=True))
+    assert "P0 asked for a rematch." in play and invitation_path(smtp, "p2@example.com") in play
+    assert "Ask everyone for a rematch" not in play
+    mails_before = len(inbox(smtp, "p2@example.com"))  # a second ask from a page left open:
     again = ask(client, secrets[2])
     assert again.headers["Location"].endswith(f"/play/{secrets[2]}/rematch")
     assert len(inbox(smtp, "p2@example.com")) == mails_before, "no second invitation"
