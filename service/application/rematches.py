@@ -47,7 +47,7 @@ def ask(session: Session, settings, game_id: str, seat: int, share,
     """The finished game's rematch: asked now (returns the invitation mails owed), or the
     one asked before (no mail)."""
     existing = rematch_of(session, game_id)
-    if existing is not None:
+    if existing is not None and not _called_off(session, existing):
         return existing, []
     given = invitations.contribution(share)
     loaded = load(session, game_id)
@@ -67,6 +67,9 @@ def ask(session: Session, settings, game_id: str, seat: int, share,
     if start.get("mail") is not None:  # the service's mail options, kept beside the engine's
         pending.options = {**pending.options, "mail": start["mail"]}
     _seat_as_before(session, pending, [s.email for s in rotated], given)
+    if existing is not None:  # the one called off gives way to this one
+        session.delete(existing)
+        session.flush()
     row = RematchRow(game_id=game_id, pending_id=pending.id, created_at=now)
     session.add(row)
     session.flush()
@@ -86,7 +89,7 @@ def _seat_as_before(session: Session, pending: PendingGameRow, addresses: list[s
 
 def standing(session: Session, settings, game_id: str, seat: int, now: datetime) -> Standing | None:
     """Where the finished game's rematch stands for ``seat``'s player (None: nobody asked)."""
-    row = rematch_of(session, game_id)
+    row = _live_rematch(session, game_id)
     if row is None:
         return None
     address = game_seats(session, game_id)[seat].email
@@ -105,15 +108,41 @@ def standing(session: Session, settings, game_id: str, seat: int, now: datetime)
 
 def start_now(session: Session, settings, game_id: str, seat: int, now: datetime) -> Outcome:
     """The asker starts the rematch with the players who have accepted (409 when too few)."""
-    row = rematch_of(session, game_id)
+    pending, organiser = _asked_by(session, game_id, seat)
+    return invitations.start_with_accepted(session, organiser, pending.id, now, settings.mail_domain)
+
+
+def call_off(session: Session, game_id: str, seat: int, now: datetime) -> None:
+    """The asker calls the rematch off: the open invitations are withdrawn, and any player
+    may ask for a rematch again."""
+    pending, organiser = _asked_by(session, game_id, seat)
+    invitations.cancel(session, organiser, pending.id, now)
+
+
+def _asked_by(session: Session, game_id: str, seat: int) -> tuple[PendingGameRow, AccountRow]:
+    """The rematch's pending game and its organiser, when ``seat``'s player asked for it
+    (404 when nobody has, 403 for another player)."""
+    row = _live_rematch(session, game_id)
     if row is None or row.pending_id is None:
         raise invitations.InvitationError(404, phrase("nobody has asked for a rematch yet"))
     pending = session.get(PendingGameRow, row.pending_id)
     organiser = session.get(AccountRow, pending.organiser_id)
     if not same_person(organiser.email, game_seats(session, game_id)[seat].email):
         raise invitations.InvitationError(403, phrase(
-            "only {name}, who asked for the rematch, can start it", name=pending.organiser_name))
-    return invitations.start_with_accepted(session, organiser, pending.id, now, settings.mail_domain)
+            "only {name}, who asked for the rematch, can start it or call it off",
+            name=pending.organiser_name))
+    return pending, organiser
+
+
+def _live_rematch(session: Session, game_id: str) -> RematchRow | None:
+    """The game's rematch row, unless it was called off (then the players may ask again)."""
+    row = rematch_of(session, game_id)
+    return None if row is None or _called_off(session, row) else row
+
+
+def _called_off(session: Session, row: RematchRow) -> bool:
+    return (row.pending_id is not None
+            and session.get(PendingGameRow, row.pending_id).status == "cancelled")
 
 
 def _current(rows: list[InvitationRow]) -> list[InvitationRow]:

@@ -65,6 +65,23 @@ def show(secret: str):
                            summary=mailer.game_summary(standing.pending))
 
 
+@bp.post("/<secret>/rematch/cancel")
+def call_off(secret: str):
+    """The one who asked calls the rematch off; anyone may ask again afterwards."""
+    from service.application.moves import resolve_seat
+
+    svc = services()
+    try:
+        with svc.db.unit_of_work() as session:
+            game_id, seat = resolve_seat(session, svc.settings.secret_key, secret)
+            rematches.call_off(session, game_id, seat, svc.clock())
+    except REFUSED as error:
+        flash(gettext("Not done: %(error)s", error=told(error)), "error")
+        return redirect(url_for("rematch.show", secret=secret), 303)
+    flash(gettext("The rematch was called off; open invitation links no longer work."), "ok")
+    return redirect(url_for("play.page", secret=secret), 303)
+
+
 @bp.post("/<secret>/rematch/start")
 def start(secret: str):
     """The one who asked starts the rematch with the players who have accepted."""

@@ -155,3 +155,23 @@ def test_each_player_keeps_their_mail_settings_in_the_rematch(app, client, new_g
         other = preferences.preference(session, mine["game_id"], (mine["seat"] + 1) % 3)
     assert mine["seat"] == 1 and (kept.mode, kept.language) == ("digest", "ja")
     assert other is None or other.language is None
+
+
+def test_the_asker_calls_the_rematch_off_and_anyone_may_ask_again(app, client, new_game, smtp):
+    _, secrets = finished_game(client, new_game)
+    ask(client, secrets[0])
+    answer(app, smtp, "p1@example.com", accept=False)
+    old_invitation = invitation_path(smtp, "p2@example.com")
+    page = client.get(f"/play/{secrets[1]}").get_data(as_text=True)
+    refused = client.post(f"/play/{secrets[1]}/rematch/cancel", data={"csrf_token": csrf(page)},
+                          follow_redirects=True)
+    assert "who asked for the rematch, can start it or call it off" in refused.get_data(as_text=True)
+    page = client.get(f"/play/{secrets[0]}/rematch").get_data(as_text=True)
+    off = client.post(f"/play/{secrets[0]}/rematch/cancel", data={"csrf_token": csrf(page)})
+    assert off.status_code == 303
+    assert "Ask everyone for a rematch" in client.get(f"/play/{secrets[2]}").get_data(as_text=True)
+    assert app.test_client().get(old_invitation).status_code == 200  # it says: called off
+    again = ask(client, secrets[2])
+    assert again.status_code == 303
+    assert invitation_path(smtp, "p0@example.com") != old_invitation  # asked anew, by P2
+    assert "P2 asked for a rematch." in client.get(f"/play/{secrets[0]}").get_data(as_text=True)
