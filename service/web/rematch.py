@@ -31,8 +31,8 @@ def create(secret: str):
         try:
             with svc.db.unit_of_work() as session:
                 game_id, seat = resolve_seat(session, svc.settings.secret_key, secret)
-                row, mail_ids = rematches.ask(session, svc.settings, game_id, seat,
-                                              request.form.get("contribution"), svc.clock())
+                _row, mail_ids = rematches.ask(session, svc.settings, game_id, seat,
+                                               request.form.get("contribution"), svc.clock())
             break
         except Duplicate:
             continue
