@@ -10,6 +10,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import secrets
+import sys
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 from pathlib import Path
@@ -206,6 +207,16 @@ def from_env(env: dict[str, str] | None = None) -> Settings:
                                  .split(",") if h.strip()),
         local_mailbox_on=(env.get("CHASQUI_LOCAL_MAILBOX") or "").strip().lower() == "on",
     )
+
+
+def settings_or_exit() -> Settings:
+    """The process's settings, for an entry point (the web app, the workers): a setting that
+    cannot work ends the process with its one line on stderr and exit code 2, no traceback."""
+    try:
+        return from_env()
+    except SettingError as error:
+        print(f"Error: {error}", file=sys.stderr)
+        raise SystemExit(SettingError.EXIT_CODE) from None
 
 
 # Each variable and the setting it makes (``chasqui config`` lists them in this order);

@@ -1,15 +1,10 @@
 """Entry point for gunicorn and ``flask --app service.web.wsgi``."""
 import gc
-import sys
 
-from service.core.config import SettingError
+from service.core.config import settings_or_exit
 from service.web.app import create_app
 
-try:
-    app = create_app()
-except SettingError as error:  # a setting that cannot work: its one line, not a traceback
-    print(f"Error: {error}", file=sys.stderr)
-    raise SystemExit(SettingError.EXIT_CODE) from None
+app = create_app(settings_or_exit())  # a setting that cannot work: one line, exit 2
 
 # The process's permanent heap (the app, SQLAlchemy's mappers, the compiled statements) is
 # moved out of the cyclic collector's sight, as the worker's is (``workers.celery_app``): a
