@@ -6,6 +6,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import get_translations, gettext
 
 from engine import IllegalAction
+from service.application import rematches
 from service.application.admin_commands import undo_label, undo_move
 from service.store import notes, timekeeping
 from service.store.imports import was_imported
@@ -39,7 +40,10 @@ def page(secret: str):
         context_channel = seat_channel(session, loaded.row.id, seat)
         admin_reads = after_the_end(session, loaded)
         imported = was_imported(session, loaded.row.id)
+        rematch = (rematches.standing(session, svc.settings, loaded.row.id, seat, svc.clock())
+                   if loaded.row.status == "finished" else None)
     context = seat_context(svc.settings, loaded, seat)
+    context["rematch"] = rematch
     context["privileged_reads"] = admin_reads
     context.update(chance_context(loaded.first.payload, seat, imported))
     context.update(private_links)
