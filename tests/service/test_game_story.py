@@ -197,3 +197,25 @@ def test_the_check_at_once_verifies_a_finished_game_and_the_pages_link_it(client
     assert f'href="/play/{secrets[1]}/verify">verify this game' in play
     watch = client.get(f"/watch/{token}").get_data(as_text=True)
     assert f'/watch/{token}/verify">verify this game' in watch
+
+
+@pytest.mark.parametrize("language, words", [
+    ("zh_Hans", ("本局经过", "第 1 步，共", "所有步骤", "已做出选择。", "留在神殿里。")),
+    ("ja", ("ゲームの経過", "ステップ 1／", "すべてのステップ", "が選んだ。", "は神殿に残った。"))])
+def test_the_story_and_the_feed_speak_the_readers_language_with_its_punctuation(
+        client, new_game, language, words):
+    data, secrets = new_game(players=3)
+    for seat in (0, 1, 2):
+        mine = client.get(f"/api/play/{secrets[seat]}").get_json()
+        client.post(f"/api/play/{secrets[seat]}", json={"action": {"type": "stay"},
+                                                        "seq": mine["seq"]})
+    page = client.get(f"/play/{secrets[0]}/history?step=1&lang={language}").get_data(as_text=True)
+    for word in words[:3]:
+        assert word in page, word
+    for english in ("Every step", "Step 1 of", "has chosen", "Back to the game"):
+        assert english not in page, english
+    token = watch_token(client, secrets[0])
+    feed = client.get(f"/watch/{token}/feed.atom?lang={language}").get_data(as_text=True)
+    for word in words[3:]:
+        assert word in feed, word
+    assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff][.;,!?]", feed), "no ASCII punctuation"
