@@ -7,8 +7,8 @@ Who sees what (the history page says the same to its reader):
   and a spectator the table's (``view(state, None)``).  Every event is told in public words
   (``told``: what the public view shows it did), and a seat's own moves also by their own
   phrase, since it made them.  Nothing else of any state reaches the page.
-* Once the game is over its whole truth is public (the record publishes every move and the
-  seed), so anyone may choose whose view to look at, any seat's or the table's, and every move
+* Once the game is over and its seed revealed, its whole truth is public (the record
+  publishes every move and the seed), so anyone may choose whose view to look at, any seat's or the table's, and every move
   is told by its own phrase too.
 
 A rollback or an undo is a step of its own; the moves it took back stay in the list, struck
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from engine.text import N_, Phrase, phrase
-from service.store.fairness import is_over
+from service.store.fairness import publishable
 from service.store.history import superseded_seqs
 from service.store.loading import Loaded
 from service.view.actors import actor_name
@@ -58,8 +58,9 @@ class Story:
 
 
 def may_choose(loaded: Loaded) -> bool:
-    """Whether the reader may look at any seat's view: once the game is over."""
-    return is_over(loaded.row.status)
+    """Whether the reader may look at any seat's view: once the game is over and its record
+    published (its seed revealed), when nothing of it is a secret any more."""
+    return publishable(loaded.row.status, loaded.events.all())
 
 
 def whose_view(loaded: Loaded, viewer: int | None, asked: int | None | str) -> int | None:
