@@ -21,7 +21,7 @@ from datetime import datetime
 
 from engine.text import N_, Phrase, phrase
 from service.store.fairness import publishable
-from service.store.history import superseded_seqs
+from service.store.history import ENGINE_EVENTS, superseded_seqs
 from service.store.loading import Loaded
 from service.view.actors import actor_name
 from service.view.feeds import public_words
@@ -40,7 +40,7 @@ _SEAT_EVENTS = {"MessagePosted": N_("{player} wrote to the table."),
 class Step:
     """One event as the history page lists it."""
     number: int                      # 1 for the game's first event
-    who: str | Phrase
+    who: str | Phrase | None         # who acted, unless the words say it
     words: Phrase | str | None       # what it did, in public words
     own: Phrase | str | None         # the move's own phrase, to a reader who may see it
     struck: bool                     # a move a rollback or an undo took back
@@ -93,8 +93,10 @@ def _step(event, words: list, names: list[str], viewer: int | None, over: bool,
     own = None
     if event.kind == "MoveMade" and (over or (viewer is not None and seat == viewer)):
         own = event.payload.get("say") or event.payload.get("label")
-    return Step(event.seq, actor_name(event.actor, names), _words(event, words, names), own,
-                struck, event.recorded_at)
+    said = _words(event, words, names)
+    # A move's words name its player already ("Dee left the temple with 7 gems").
+    who = None if words and event.kind in ENGINE_EVENTS else actor_name(event.actor, names)
+    return Step(event.seq, who, said, own, struck, event.recorded_at)
 
 
 def _words(event, words: list, names: list[str]):

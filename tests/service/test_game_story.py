@@ -162,13 +162,14 @@ def test_feeds_and_webhook_posts_say_what_a_move_did(client, app, new_game):
     assert f"{BASE}/watch/{token}/history?step=4" in feed, "an entry links its step of the story"
 
 
-def test_a_log_keeping_game_tells_a_move_by_its_public_log_line(client, app, admin_headers):
-    loaded, secrets = advance(client, app, admin_headers, "machu_picchu", 3, 1)
+@pytest.mark.parametrize("game", ["machu_picchu", "inca_empire"])
+def test_a_log_keeping_game_tells_a_move_by_its_public_log_line(client, app, admin_headers, game):
+    loaded, secrets = advance(client, app, admin_headers, game, 3, 8)
     token = watch_token(client, secrets[0])
     feed = client.get(f"/watch/{token}/feed.atom").get_data(as_text=True)
     from service.view.i18n import translate
     line = translate("en", loaded.game.view(loaded.state, None)["log"][-1])
-    assert line in feed.replace("&#39;", "'") and "made a move" not in feed
+    assert f"<title>{line}</title>" in feed.replace("&#39;", "'"), "the newest move's entry"
 
 
 def test_play_and_watch_pages_announce_their_feeds_and_link_the_story(client, new_game):
