@@ -220,3 +220,13 @@ def test_the_story_and_the_feed_speak_the_readers_language_with_its_punctuation(
     for word in words[3:]:
         assert word in feed, word
     assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff][.;,!?]", feed), "no ASCII punctuation"
+
+
+def test_the_story_of_a_game_loaded_from_a_snapshot_starts_at_its_first_event(
+        client, app, new_game):
+    from service.store import snapshots
+    from tests.service.test_gets_write_nothing import play_stays
+    data, secrets = new_game(players=4)
+    head = play_stays(client, secrets, snapshots.EVERY + 3)
+    page = client.get(f"/play/{secrets[0]}/history?step=1").get_data(as_text=True)
+    assert f"Step 1 of {head}" in page and "The game began: P0, P1, P2, P3." in page
