@@ -115,6 +115,9 @@ def game_pages(live, urls: dict) -> dict:
         assert live.bot_choice(over_id) is None, f"{game} did not end"
         urls[f"play {game}, over"] = live.play_url(over_secrets[0])
         urls[f"record {game}"] = f"{live.play_url(over_secrets[0])}/record.json"
+    # Chinese and Japanese words have no spaces to wrap at: their headers too stay whole.
+    urls["play machu_picchu, in Japanese"] = f"{urls['play machu_picchu']}?lang=ja"
+    urls["play inca_empire, in Chinese"] = f"{urls['play inca_empire']}?lang=zh_Hans"
     return played
 
 
@@ -235,7 +238,8 @@ def problems_at(page, kind: str, width: int, widest: dict) -> list[str]:
 PAGE_TYPES = ("home", "play incan_gold, start", "play incan_gold", "play incan_gold, waiting",
               "play incan_gold, over", "play machu_picchu, start", "play machu_picchu",
               "play machu_picchu, waiting", "play machu_picchu, over", "play inca_empire, start",
-              "play inca_empire", "play inca_empire, waiting", "play inca_empire, over", "plan",
+              "play inca_empire", "play inca_empire, waiting", "play inca_empire, over",
+              "play machu_picchu, in Japanese", "play inca_empire, in Chinese", "plan",
               "confirm", "spectate", "my games", "unsubscribe", "mailbox", "mail", "sign-in",
               "lobby", "lobby game", "organiser home", "new game form", "organiser game",
               "invitation", "verify", "verify result", "admin dashboard", "audit log",
@@ -256,7 +260,7 @@ def test_no_page_is_wider_than_its_screen_nor_breaks_a_header_inside_a_word(page
 
 
 @pytest.mark.parametrize("kind", ("play inca_empire, start", "play inca_empire",
-                                  "play inca_empire, over"))
+                                  "play inca_empire, over", "play inca_empire, in Chinese"))
 def test_the_inca_empire_board_is_readable_on_a_phone(pages, kind):
     page, urls = pages
     page.set_viewport_size({"width": PHONE, "height": 900})
