@@ -49,6 +49,9 @@ class Settings:
     # named them (their addresses are not checked); every other hook is https to a public
     # address (``service.mail.webhook_guard``).
     webhook_http_hosts: tuple[str, ...] = ()
+    # Seconds a turn mail waits when the player's own move on the page opened the decision it
+    # asks about: the page already shows it, so the mail goes out only if it is left unanswered.
+    turn_mail_wait: int = 300
 
     @property
     def embedded_tasks(self) -> bool:
@@ -128,6 +131,7 @@ def from_env(env: dict[str, str] | None = None) -> Settings:
         port=int(env.get("PORT") or DEFAULT_PORT),
         webhook_http_hosts=tuple(h.strip() for h in (env.get("CHASQUI_WEBHOOK_HTTP_HOSTS") or "")
                                  .split(",") if h.strip()),
+        turn_mail_wait=int(env.get("CHASQUI_TURN_MAIL_WAIT") or 300),
     )
 
 
@@ -142,6 +146,7 @@ VARIABLES = {
     "CHASQUI_INBOUND_ADDRESS": "inbound_address", "CHASQUI_SIGNIN_PER_HOUR": "signin_per_hour",
     "CHASQUI_INVITES_PER_DAY": "invites_per_day", "CHASQUI_RATE_LIMIT": "rate_limit",
     "CHASQUI_PROXY_HOPS": "proxy_hops", "CHASQUI_WEBHOOK_HTTP_HOSTS": "webhook_http_hosts",
+    "CHASQUI_TURN_MAIL_WAIT": "turn_mail_wait",
 }
 SECRETS = {"CHASQUI_SECRET_KEY", "CHASQUI_ADMIN_TOKEN", "CHASQUI_INBOUND_TOKEN"}
 
