@@ -106,12 +106,16 @@ GAMES = [("incan_gold", 4, 120), ("machu_picchu", 3, 120), ("inca_empire", 3, 12
 
 
 @pytest.mark.parametrize("game, players, moves", GAMES)
-def test_a_player_who_plays_on_the_page_gets_no_dead_mail(app, client, new_game, game,
+def test_a_player_who_plays_on_the_page_gets_no_dead_mail(app, client, clock, new_game, game,
                                                           players, moves):
     data, secrets = new_game(game=game, players=players, seed=7)
     opened, dead = play_whole_turns_on_the_page(app, client, data["id"], secrets, moves)
     assert opened > 0
     assert dead == 0, f"{dead} of {opened} turn mails were dead on arrival"
+    before = newest_mail_id(app)
+    sweep_after_the_wait(app, clock)  # the mails that waited: none goes out dead either
+    late = turn_mails_since(app, before)
+    assert not [message for message in late if first_link_is_stale(client, message)]
 
 
 # --- a deferred mail: held while the player is on the page, sent live if they leave --------
