@@ -167,24 +167,24 @@ def withdrawn_mails(session, loaded, rows: list[OutboxRow]) -> list[OutboxRow]:
     is still open, and one that waited must not arrive after the player moved, its links
     already stale.  A reminder may wait behind a broker outage or a relay's 4xx and its
     backoff; a turn mail waits when it was deferred while its player was on the page
-    (``games.deferred``) or retried after a temporary failure (``waited``).  A reminder is also
-    withdrawn when the game paused or ended; a turn mail only when it ended, since a paused
-    game's decision opens again on resume and no other mail asks it.  ``loaded``: the game at
-    the rows' seq; its row is the game as it is now, and the seat's clock holds the decision
-    open now."""
+    (``games.deferred``) or retried after a temporary failure (``waited``).  Both are also
+    withdrawn when the game paused or ended, and a turn mail when a later mail asked its seat
+    again (a resume, a rollback: the seat's ``decision_seq`` moved past the row's seq), whose
+    links the older mail's would contradict.  ``loaded``: the game at the rows' seq; its row
+    and seats are the game as it is now, and the seat's clock holds the decision open now."""
     asking = [row for row in rows
               if row.kind.startswith("reminder") or (row.kind == "turn" and waited(row))]
     if not asking:
         return []
-    game, state, status = loaded.game, loaded.state, loaded.row.status
+    game, state = loaded.game, loaded.state
     acting = game.to_act(state)
     then = {row.seat: game.decision_key(state, row.seat) for row in asking
             if row.seat in acting}
-    now_open = ({} if status != "active"
+    now_open = ({} if loaded.row.status != "active"
                 else mail_reads.open_decision_keys(session, loaded.row.id, sorted(then)))
     withdrawn = [row for row in asking
-                 if not (row.kind == "turn" and status == "paused")
-                 and (row.seat not in then or now_open.get(row.seat) != then[row.seat])]
+                 if row.seat not in then or now_open.get(row.seat) != then[row.seat]
+                 or (row.kind == "turn" and loaded.seats[row.seat].decision_seq != row.seq)]
     for row in withdrawn:
         row.status = "cancelled"
         row.last_error = WITHDRAWN if row.kind.startswith("reminder") else ANSWERED

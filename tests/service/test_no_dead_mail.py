@@ -251,3 +251,20 @@ def test_a_turn_of_several_steps_is_finished_from_one_mail_without_another(app, 
         if steps:
             break
     assert steps, "a turn took several steps"
+
+
+def test_a_deferred_mail_is_dropped_when_the_game_was_paused_and_resumed_meanwhile(
+        app, client, clock, admin_headers, new_game):
+    """The resume mails the seat its turn again, with links to the resumed game; the mail
+    that waited, whose links the pause made stale, does not follow it."""
+    data, secrets = new_game(players=3)
+    last_to_choose_on_the_page(client, secrets)
+    for command in ("pause", "resume"):
+        body = {"reason": "a power cut"} if command == "pause" else {}
+        response = client.post(f"/admin/api/games/{data['id']}/{command}", json=body,
+                               headers=admin_headers)
+        assert response.status_code == 200, response.get_json()
+    sweep_after_the_wait(app, clock)
+    kinds = [(row.kind, row.status) for row in outbox_rows(app, seat=2)]
+    assert ("turn", "cancelled") in kinds and ("resumed", "sent") in kinds
+    assert not first_link_is_stale(client, mails_to(app, "p2@example.com")[-1])
