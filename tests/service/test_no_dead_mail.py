@@ -19,6 +19,7 @@ from service.store.loading import load
 from service.store.models import LocalMailRow, OutboxRow
 from service.web.cli import sweep_outboxes, tick_once
 from service.web.extensions import services
+from tests.conftest import ADMIN_TOKEN, make_settings, migrated_app, secret_from_url
 
 FORM = re.compile(r'<form method="post" action="/play/[^"/]+/move"[^>]*>(.*?)</form>', re.S)
 FIELD = re.compile(r'name="(csrf_token|seq|action)" value="([^"]*)"')
@@ -270,3 +271,19 @@ def test_a_deferred_mail_is_dropped_when_the_game_was_paused_and_resumed_meanwhi
     kinds = [(row.kind, row.status) for row in outbox_rows(app, seat=2)]
     assert ("turn", "cancelled") in kinds and ("resumed", "sent") in kinds
     assert not first_link_is_stale(client, mails_to(app, "p2@example.com")[-1])
+
+
+def test_a_wait_of_nothing_mails_the_player_on_the_page_at_once(tmp_path, clock):
+    app = migrated_app(make_settings(tmp_path, CHASQUI_TURN_MAIL_WAIT="0"), clock=clock)
+    app.config["TESTING"] = True
+    client = app.test_client()
+    try:
+        body = {"game": "incan_gold", "seed": 42, "players": [
+            {"name": f"P{i}", "email": f"p{i}@example.com"} for i in range(3)]}
+        created = client.post("/api/games", json=body,
+                              headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}).get_json()
+        last_to_choose_on_the_page(client, [secret_from_url(s["play_url"])
+                                            for s in created["seats"]])
+        assert [len(mails_to(app, f"p{seat}@example.com")) for seat in range(3)] == [2, 2, 2]
+    finally:
+        services(app).db.dispose()
