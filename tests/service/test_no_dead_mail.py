@@ -12,6 +12,7 @@ from email import policy
 import pytest
 from sqlalchemy import func, select
 
+from engine import clone
 from engine.core import without_label
 from service.application.games import listed_or_first
 from service.mail import delivery
@@ -287,3 +288,35 @@ def test_a_wait_of_nothing_mails_the_player_on_the_page_at_once(tmp_path, clock)
         assert [len(mails_to(app, f"p{seat}@example.com")) for seat in range(3)] == [2, 2, 2]
     finally:
         services(app).db.dispose()
+
+
+def test_a_plan_confirmed_on_the_page_defers_the_mail_of_the_step_it_opened(app, client,
+                                                                            new_game):
+    """Inca Empire, played on the page until the bot's next step would leave its seat a
+    further step; that step is confirmed as a plan instead, with the same outcome for mail."""
+    data, secrets = new_game(game="inca_empire", players=3, seed=7)
+    for _ in range(60):
+        with services(app).db.reading() as session:
+            loaded = load(session, data["id"])
+        game, state = loaded.game, loaded.state
+        seat = game.to_act(state)[0]
+        step = listed_or_first(game.legal_actions(state, seat), game.bot_action(state, seat))
+        after = clone(state)
+        game.apply_in_place(after, seat, without_label(step))
+        if seat in game.to_act(after):
+            break
+        forms = move_forms(client.get(f"/play/{secrets[seat]}").get_data(as_text=True))
+        form = chosen_form(app, data["id"], seat, forms)
+        assert client.post(f"/play/{secrets[seat]}/move", data=form).status_code == 303
+    else:
+        raise AssertionError("no step left its seat a further step")
+    before = len(outbox_rows(app, seat=seat))
+    page = client.get(f"/play/{secrets[seat]}").get_data(as_text=True)
+    token = dict(FIELD.findall(page))["csrf_token"]
+    response = client.post(f"/play/{secrets[seat]}/plan", data={
+        "csrf_token": html.unescape(token), "seq": str(loaded.seq),
+        "actions": json.dumps([without_label(step)])})
+    assert response.status_code == 303
+    assert "Done" in client.get(response.headers["Location"]).get_data(as_text=True)
+    new_rows = outbox_rows(app, seat=seat)[before:]
+    assert [(row.kind, row.status) for row in new_rows] == [("turn", "pending")]
