@@ -54,6 +54,9 @@ class Settings:
     webhook_http_hosts: tuple[str, ...] = ()
     # The local mailbox served on purpose whatever the base URL (``CHASQUI_LOCAL_MAILBOX=on``).
     local_mailbox_on: bool = False
+    # Seconds a turn mail waits when the player's own move on the page opened the decision it
+    # asks about: the page already shows it, so the mail goes out only if it is left unanswered.
+    turn_mail_wait: int = 300
 
     @property
     def embedded_tasks(self) -> bool:
@@ -206,6 +209,7 @@ def from_env(env: dict[str, str] | None = None) -> Settings:
         webhook_http_hosts=tuple(h.strip() for h in (env.get("CHASQUI_WEBHOOK_HTTP_HOSTS") or "")
                                  .split(",") if h.strip()),
         local_mailbox_on=(env.get("CHASQUI_LOCAL_MAILBOX") or "").strip().lower() == "on",
+        turn_mail_wait=_whole(env, "CHASQUI_TURN_MAIL_WAIT", 300, high=7 * 24 * 3600),
     )
 
 
@@ -231,6 +235,7 @@ VARIABLES = {
     "CHASQUI_INVITES_PER_DAY": "invites_per_day", "CHASQUI_RATE_LIMIT": "rate_limit",
     "CHASQUI_PROXY_HOPS": "proxy_hops", "CHASQUI_WEBHOOK_HTTP_HOSTS": "webhook_http_hosts",
     "CHASQUI_LOCAL_MAILBOX": "local_mailbox_on",
+    "CHASQUI_TURN_MAIL_WAIT": "turn_mail_wait",
 }
 SECRETS = {"CHASQUI_SECRET_KEY", "CHASQUI_ADMIN_TOKEN", "CHASQUI_INBOUND_TOKEN"}
 

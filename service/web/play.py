@@ -82,7 +82,7 @@ def move(secret: str):
         return render_template("pages/error.html", title="Malformed move",
                                message="the form was incomplete; go back and try again"), 400
     try:
-        outcome = make_move(svc, secret, action, seq)
+        outcome = make_move(svc, secret, action, seq, on_page=True)
     except Conflict as error:  # StaleMove too
         flash(told(error), "warning")
         return redirect(url_for("play.page", secret=secret), 303)
