@@ -2,7 +2,7 @@
 
 Both are built from the public view only (``seat=None``): a move is told as "Ana made a move"
 (its label may name a secret choice), a timeout without the move the game chose, a rollback
-by the seq it went back to, table talk and vacations not at all (the spectator page shows
+by the move it went back to, table talk and vacations not at all (the spectator page shows
 neither).  After each event an entry says whom the game waits for, or that it is over and who
 won: the spectator page says the same.  The player's feed is the same news of each of their
 games, and says when the game waits for them: less than their seat sees, because a feed reader
@@ -30,6 +30,7 @@ from service.store.preferences import seats_of
 from service.view.audit import states_after_each
 from service.view.i18n import translate
 from service.view.actors import actor_name
+from service.view.moments import back_to
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +51,9 @@ class News:
     waiting_for: tuple[int, ...]
 
 
-def _said(kind: str, event, names: list[str]) -> dict | None:
-    """What happened, in public words; None for an event the spectator is not told of."""
+def _said(kind: str, event, names: list[str], events) -> dict | None:
+    """What happened, in public words; None for an event the spectator is not told of.
+    ``events``: the game's, to say whose move a rollback went back to."""
     p = event.payload
 
     def name(seat) -> str:
@@ -64,7 +66,8 @@ def _said(kind: str, event, names: list[str]) -> dict | None:
     if kind == "TurnTimedOut":
         return phrase("{player}'s time ran out; the game chose for them.", player=name(p.get("seat")))
     if kind == "RolledBack":
-        return phrase("The game was taken back to seq {seq}.", seq=p.get("to_seq"))
+        return phrase("The game was taken back to {point}.",
+                      point=back_to(events, p.get("to_seq", 0), names))
     if kind == "Undone":
         return phrase("{player} took back a move.", player=actor_name(event.actor, names))
     if kind == "SeatReplaced":
@@ -101,7 +104,7 @@ def game_news(loaded: Loaded, latest: int) -> list[News]:
     stopped = False
     for event, state in states_after_each(loaded):
         stopped = STOPS.get(event.kind, stopped)
-        title = _said(event.kind, event, names)
+        title = _said(event.kind, event, names, loaded.events)
         if title is None:
             continue
         summary, waiting = _where_it_stands(game, state, names, not stopped)

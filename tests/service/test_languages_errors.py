@@ -126,7 +126,7 @@ def test_the_admin_log_phrases_say_in_english_what_the_audit_words_say(app, clie
     """The page's phrases (service.web.admin_pages.described) and the JSON's English words
     (service.view.audit.describe) are two writings of one log: they must agree."""
     from service.view.audit import audit
-    from service.web.admin_pages import described
+    from service.view.audit import described
     from service.store.loading import load
     from tests.service.test_admin_support import post_form, site_admin
 
