@@ -22,7 +22,7 @@ from service.mail import mailer, seat_offer_mail
 from service.application import seat_offers, shares
 from service.application.admin_auth import Admin
 from service.store.loading import Loaded, load
-from service.application.games import (Outcome, Owed, StaleMove, outbox_row, queue_mail,
+from service.application.games import (MOVED_ON, Outcome, Owed, StaleMove, outbox_row, queue_mail,
                                        wants_turn_mail, play_bots)
 from service.store.history import INFO_EVENTS, created, effective_moves, rebuild, setup
 from service.view.i18n import N_
@@ -44,8 +44,8 @@ def _load_expecting(session: Session, game_id: str, expected_seq) -> Loaded:
         if not isinstance(expected_seq, int) or isinstance(expected_seq, bool):
             raise IllegalAction(phrase("seq must be an integer: the seq of the state you saw"))
         if expected_seq != loaded.seq:
-            raise Conflict(phrase("the game moved on: you saw seq {seen}, it is now at seq {now}; "
-                                  "reload and decide again", seen=expected_seq, now=loaded.seq))
+            raise Conflict(phrase("the game moved on since you looked at it: reload and decide "
+                                  "again"))
     return loaded
 
 
@@ -203,8 +203,7 @@ def undo_move(session: Session, game_id: str, seat: int, seq_seen, now: datetime
     if not isinstance(seq_seen, int) or isinstance(seq_seen, bool):
         raise IllegalAction(phrase("seq must be an integer: the seq of the state you saw"))
     if seq_seen != loaded.seq:
-        raise StaleMove(phrase("the game moved on: you saw seq {seen}, it is now at seq {now}; "
-                               "reload to see the current state", seen=seq_seen, now=loaded.seq))
+        raise StaleMove(MOVED_ON)
     move, why = undoable_move(loaded, seat, session)
     if move is None:
         raise IllegalAction(phrase("nothing to take back: {why}", why=term(why)))

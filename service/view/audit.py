@@ -151,9 +151,9 @@ def described(loaded, index: int, reveal: bool) -> dict:
         undone = [phrase("{player}'s move at step {n}", n=e.seq,
                          player=seat_name(e.payload.get("seat")))
                   for e in undone_moves(loaded.events, event.seq)]
-        template = ("rolled the game back to step {n} ({point}); undone: {moves}"
+        template = (N_("rolled the game back to step {n} ({point}); undone: {moves}")
                     if event.kind == "RolledBack"
-                    else "took back a move: back to step {n} ({point}); undone: {moves}")
+                    else N_("took back a move: back to step {n} ({point}); undone: {moves}"))
         return reasoned(phrase(template, n=p.get("to_seq"),
                                point=back_to(loaded.events, p.get("to_seq", 0), names),
                                moves=undone or term("nothing")))

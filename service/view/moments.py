@@ -51,8 +51,8 @@ def undone_by(moves, names: list[str]) -> Phrase:
     if len(tally) == 1:
         return counted("Undone: {n} move by {players}.", "Undone: {n} moves by {players}.",
                        len(moves), players=list(tally))
-    return phrase("Undone: {n} moves: {moves}.", n=len(moves),
-                  moves=[phrase("{n} by {player}", n=n, player=name) for name, n in tally.items()])
+    each = [phrase("{n} by {player}", n=n, player=name) for name, n in tally.items()]
+    return phrase("Undone: {n} moves: {moves}.", n=len(moves), moves=each)
 
 
 def since_sent(loaded, seat: int, seen: int) -> Phrase:
