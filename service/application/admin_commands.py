@@ -254,8 +254,8 @@ def replace_seat(session: Session, game_id: str, seat, name, email, admin: Admin
     name, email = _newcomer(name, email)
     other = seat_offers.seat_holding(loaded.seats, email, besides=seat)
     if other is not None:
-        raise IllegalAction(phrase("{address} already holds seat {seat} of this game; no one "
-                                   "may hold two seats", address=email, seat=other.seat))
+        raise IllegalAction(phrase("{address} already plays as {player} in this game; no one "
+                                   "may hold two seats", address=email, player=other.name))
     offer = seat_offers.offer(session, seat_row, name, email, admin.actor, now)
     mails = [mailer.queue(session, seat_offer_mail.INVITE, offer.id, email, now, domain)]
     if not seat_offers.same_address(seat_row.email, email):
@@ -322,7 +322,8 @@ def bot_seat(session: Session, game_id: str, seat, admin: Admin, now: datetime, 
     seat_row = _seat(loaded, seat)
     admin.check_seat_change(loaded.seats, seat)
     if seat_row.bot:
-        raise IllegalAction(phrase("seat {seat} is already played by a bot", seat=seat))
+        raise IllegalAction(phrase("{player}'s seat is already played by a bot",
+                                   player=seat_row.name))
     _append(session, loaded, "SeatBotted", {"seat": seat, "name": seat_row.name}, admin.actor,
             now)
     seat_row.bot = True

@@ -389,15 +389,16 @@ def replace_seat(game_id: str, seat: int):
             g.admin, svc.clock(), svc.settings.mail_domain,
             expected_seq=_form_int("seq", required=False))
         name, address = offered.offer.name, offered.offer.email
+        player = offered.offer.previous_name
     mailer.dispatch(svc, offered.mail_ids)
-    flash(_("Seat %(seat)s was offered to %(name)s (%(address)s); the seat changes when they "
-            "accept. Until then its player keeps it; they were told.", seat=seat, name=name,
-            address=address), "ok")
+    flash(_("%(player)s's seat was offered to %(name)s (%(address)s); the seat changes when "
+            "they accept. Until then %(player)s keeps it and was told.", player=player,
+            name=name, address=address), "ok")
     return redirect(url_for("admin.game_page", game_id=game_id), 303)
 
 
 @bp.post("/games/<game_id>/seats/<int:seat>/bot")
 @game_admin_required
 def bot_seat(game_id: str, seat: int):
-    return _run(game_id, commands.bot_seat, _("Seat %(seat)s is now played by a bot.", seat=seat), seat=seat,
+    return _run(game_id, commands.bot_seat, _("Seat %(seat)s is now played by a bot.", seat=seat + 1), seat=seat,
                 admin=g.admin, expected_seq=_form_int("seq", required=False))

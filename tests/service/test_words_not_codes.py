@@ -186,3 +186,17 @@ def test_no_page_feed_or_mail_of_a_game_shows_a_code(app, client, new_game, name
         for action in client.get(f"/api/play/{secret}").get_json()["legal_actions"]:
             found |= codes_in(action["label"])
     assert not found
+
+
+def test_an_admins_notices_about_seats_count_from_one_or_name_the_player(app, client,
+                                                                         new_game):
+    admin = site_admin(app, app.test_client())
+    data, _ = new_game(players=3)
+    answer = post_form(admin, data["id"], "seats/0/bot")
+    assert answer.status_code == 303
+    page = visible(admin.get(f"/admin/games/{data['id']}").get_data(as_text=True))
+    assert "Seat 1 is now played by a bot." in page and not codes_in(page)
+    answer = post_form(admin, data["id"], "seats/1/replace", name="Zoe", email="zoe@example.com")
+    assert answer.status_code == 303
+    page = visible(admin.get(f"/admin/games/{data['id']}").get_data(as_text=True))
+    assert "P1's seat was offered to Zoe" in page
