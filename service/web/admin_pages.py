@@ -19,7 +19,7 @@ from flask_babel import gettext as _
 from werkzeug.exceptions import NotFound as HTTPNotFound
 
 from engine import GAMES, IllegalAction
-from engine.text import phrase
+from engine.text import phrase, term
 from service.store import fairness
 from service.mail import mailer
 from service.web import sessions
@@ -330,11 +330,13 @@ def import_game():
 
 # --- commands ----------------------------------------------------------------------------------
 
-def _form_int(name: str, required: bool = True) -> int | None:
+def _form_int(name: str, required: bool = True, what=None) -> int | None:
+    """The form's field ``name`` as a whole number; a refusal calls it ``what`` (the words
+    the form's label uses) when the field's name is no word an admin reads."""
     value = request.form.get(name, "").strip()
     if not value and not required:
         return None
-    return whole_number(value, name)
+    return whole_number(value, what or name)
 
 
 def _run(game_id: str, command, done: str, **kwargs):
@@ -351,7 +353,7 @@ def _run(game_id: str, command, done: str, **kwargs):
 @game_admin_required
 @outside_the_game
 def rollback(game_id: str):
-    to_seq = _form_int("to_seq")
+    to_seq = _form_int("to_seq", what=term("the step to go back to"))
     return _run(game_id, commands.rollback, _("Rolled back to step %(seq)s of the record; every player was mailed.", seq=to_seq),
                 to_seq=to_seq, reason=request.form.get("reason", ""), actor=g.admin.actor,
                 expected_seq=_form_int("seq", required=False))
