@@ -200,3 +200,7 @@ def test_an_admins_notices_about_seats_count_from_one_or_name_the_player(app, cl
     assert answer.status_code == 303
     page = visible(admin.get(f"/admin/games/{data['id']}").get_data(as_text=True))
     assert "P1's seat was offered to Zoe" in page
+    offered = [text_of(m) for m in mails(app, "zoe@example.com")][-1]
+    told = [text_of(m) for m in mails(app, "p1@example.com")][-1]
+    assert "offers you seat 2 in a game" in offered and "offered your seat 2" in told
+    assert not codes_in(offered) and not codes_in(told)
