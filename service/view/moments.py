@@ -9,7 +9,7 @@ so the number means something a reader can look up.  ``docs/mail.md`` holds the 
 from __future__ import annotations
 
 from engine.text import Phrase, counted, phrase, term
-from service.store.history import ENGINE_EVENTS, REWIND_EVENTS
+from service.store.history import ENGINE_EVENTS, REWIND_EVENTS, effective_moves
 
 
 def mover(event, names: list[str]) -> str | None:
@@ -32,10 +32,10 @@ def movers(events, names: list[str], besides: int | None = None) -> list[str]:
 
 
 def back_to(events, to_seq: int, names: list[str]) -> Phrase:
-    """Where a rewind to ``to_seq`` took the game: "just after Ana's move", or "its start"
-    when no move was left (events before the point only: a rewind is rare, so reading back
-    that far costs little)."""
-    for event in reversed(events[:to_seq]):
+    """Where a rewind to ``to_seq`` took the game: "just after Ana's move" (the last move the
+    state at ``to_seq`` is made of: a move an earlier rewind undid is not one), or "its start"
+    when no move was left.  Reads the events up to the point: a rewind is rare."""
+    for event in reversed(effective_moves(events[:to_seq])):
         name = mover(event, names)
         if name is not None:
             return phrase("just after {player}'s move", player=name)

@@ -204,3 +204,18 @@ def test_an_admins_notices_about_seats_count_from_one_or_name_the_player(app, cl
     told = [text_of(m) for m in mails(app, "p1@example.com")][-1]
     assert "offers you seat 2 in a game" in offered and "offered your seat 2" in told
     assert not codes_in(offered) and not codes_in(told)
+
+
+def test_a_rollback_names_the_last_move_still_in_the_game_not_an_undone_one(app, client,
+                                                                            new_game):
+    admin = site_admin(app, app.test_client())
+    data, secrets = new_game(players=3)
+    move(client, secrets[0], "stay", 1)  # step 2
+    move(client, secrets[1], "stay", 1)  # step 3
+    assert post_form(admin, data["id"], "rollback", to_seq="2", reason="one").status_code == 303
+    move(client, secrets[2], "stay", 4)  # step 5
+    # back to step 4, which is the game as it was after P0's move: P1's was undone there
+    assert post_form(admin, data["id"], "rollback", to_seq="4", reason="two").status_code == 303
+    text = text_of(mails(app, "p0@example.com")[-1])
+    assert "The game was taken back to just after P0's move by a Chasqui admin." in text
+    assert "Undone: 1 move by P2." in text
