@@ -17,6 +17,7 @@ from typing import Any
 from engine.core import canonical_json
 from engine.text import N_, Phrase, phrase, render, term
 from service.view.actors import actor_name, address_of
+from service.view.i18n import translate
 from service.view.moments import back_to
 from service.view.notices import undone_moves
 from service.store.fairness import is_over
@@ -111,8 +112,9 @@ def public_views(loaded: Loaded) -> list[dict]:
 
 
 def describe(loaded: Loaded, index: int, reveal: bool) -> str:
-    """What event ``index`` did, in English words (the JSON's ``words``)."""
-    return render(described(loaded, index, reveal))
+    """What event ``index`` did, in English words (the JSON's ``words``): the page's phrase
+    in English, game terms named as the English catalog names them ("3 corn", not "corn3")."""
+    return translate("en", described(loaded, index, reveal))
 
 
 def described(loaded, index: int, reveal: bool) -> dict:
