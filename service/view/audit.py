@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from engine.core import canonical_json
-from engine.text import N_, Phrase, phrase, render, term
+from engine.text import N_, Phrase, counted, phrase, render, term
 from service.view.actors import actor_name, address_of
 from service.view.i18n import translate
 from service.view.moments import back_to
@@ -23,7 +23,8 @@ from service.view.notices import undone_moves
 from service.store.fairness import is_over
 from service.store.imports import IMPORT_EVENT
 from service.store.loading import Loaded
-from service.store.history import ENGINE_EVENTS, REWIND_EVENTS, rebuild, superseded_seqs
+from service.store.history import (ENGINE_EVENTS, REVEAL_EVENT, REWIND_EVENTS, rebuild,
+                                   superseded_seqs)
 from service.store.events import GENESIS, Event, digest_of, verify_chain
 from service.store.organisers import Organiser
 
@@ -172,8 +173,29 @@ def described(loaded, index: int, reveal: bool) -> dict:
              "GameAbandoned": N_("abandoned the game")}.get(event.kind)
     if words:
         return reasoned(term(words))
+    table = _table_words(event, seat_name)
+    if table is not None:
+        return table
     return phrase("{kind} {payload}", kind=event.kind, payload=canonical_json(
         {k: v for k, v in p.items() if k != "schema_version"}))
+
+
+def _table_words(event, seat_name) -> Phrase | None:
+    """The words for an event around the play (a vacation, table talk, the seed's reveal),
+    None for any other: a seat by its player, vacation days whole, table talk not quoted
+    (the log is not where the table's conversation is read)."""
+    p = event.payload
+    if event.kind == "VacationStarted":
+        return counted("{player} went on vacation, {n} vacation day left",
+                       "{player} went on vacation, {n} vacation days left",
+                       int(p.get("days_left") or 0), player=seat_name(p.get("seat")))
+    if event.kind == "VacationEnded":
+        return phrase("{player}'s vacation ended", player=seat_name(p.get("seat")))
+    if event.kind == "MessagePosted":
+        return phrase("{player} wrote to the table", player=seat_name(p.get("seat")))
+    if event.kind == REVEAL_EVENT:
+        return term("revealed the game's seed: anyone may now check every card and move")
+    return None
 
 
 def shows_secrets(loaded: Loaded, site_admin: bool) -> bool:

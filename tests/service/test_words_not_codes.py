@@ -219,3 +219,17 @@ def test_a_rollback_names_the_last_move_still_in_the_game_not_an_undone_one(app,
     text = text_of(mails(app, "p0@example.com")[-1])
     assert "The game was taken back to just after P0's move by a Chasqui admin." in text
     assert "Undone: 1 move by P2." in text
+
+
+def test_the_admin_log_tells_a_vacation_and_the_seeds_reveal_in_words(app, client, new_game):
+    from tests.service.test_play_pages import form_fields
+    admin = site_admin(app, app.test_client())
+    data, secrets = new_game(players=3)
+    token = form_fields(client.get(f"/play/{secrets[0]}").get_data(as_text=True))["csrf_token"]
+    assert client.post(f"/play/{secrets[0]}/vacation",
+                       data={"csrf_token": token, "on": "1"}).status_code == 303
+    assert post_form(admin, data["id"], "abandon", reason="done").status_code == 303
+    log = visible(admin.get(f"/admin/games/{data['id']}").get_data(as_text=True))
+    assert "P0 went on vacation, 14 vacation days left" in log
+    assert "revealed the game's seed" in log
+    assert "VacationStarted" not in log and "SeedRevealed" not in log and not codes_in(log)
