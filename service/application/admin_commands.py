@@ -128,7 +128,8 @@ def rollback(session: Session, game_id: str, to_seq, reason, actor: str, now: da
         raise IllegalAction(phrase("the game is over and its seed was revealed; it cannot be "
                                    "rolled back (every future draw is known now)"))
     if not isinstance(to_seq, int) or isinstance(to_seq, bool) or not 1 <= to_seq < loaded.seq:
-        raise IllegalAction(phrase("to_seq must be a seq from 1 to {last}", last=loaded.seq - 1))
+        raise IllegalAction(phrase("the step to go back to (to_seq) must be from 1 to {last}",
+                                   last=loaded.seq - 1))
     text = _reason(reason)
     _append(session, loaded, "RolledBack", {"to_seq": to_seq, "reason": text}, actor, now)
     _replay(loaded)

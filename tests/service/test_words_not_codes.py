@@ -233,3 +233,13 @@ def test_the_admin_log_tells_a_vacation_and_the_seeds_reveal_in_words(app, clien
     assert "P0 went on vacation, 14 vacation days left" in log
     assert "revealed the game's seed" in log
     assert "VacationStarted" not in log and "SeedRevealed" not in log and not codes_in(log)
+
+
+def test_a_rollback_past_the_game_names_the_step_not_a_seq(app, client, new_game):
+    admin = site_admin(app, app.test_client())
+    data, secrets = new_game(players=3)
+    move(client, secrets[0], "stay", 1)
+    refused = post_form(admin, data["id"], "rollback", to_seq="9", reason="a slip")
+    text = visible(refused.get_data(as_text=True))
+    assert refused.status_code == 400
+    assert "the step to go back to (to_seq) must be from 1 to 1" in text and "a seq" not in text
