@@ -241,14 +241,18 @@ def is_fresh(loaded: Loaded, seat: int, seq_seen: int) -> bool:
                for e in later)
 
 
+# A move or undo decided on a state that is no longer the game's: said without event
+# numbers, which mean nothing to a player (the JSON answer carries the seq for programs).
+MOVED_ON = phrase("the game moved on since you looked at it: reload to see it as it is now")
+
+
 def _stale_message(loaded: Loaded, seat: int, action, seq_seen) -> Phrase:
     for event in loaded.since(max(seq_seen, 0)):
         if (event.kind == "MoveMade" and event.payload.get("seat") == seat
                 and event.payload.get("seq_seen") == seq_seen and isinstance(action, dict)
                 and event.payload.get("action") == without_label(action)):
             return phrase("this move was already recorded (double submit); nothing more was done")
-    return phrase("the game moved on: you saw seq {seen}, it is now at seq {now}; "
-                  "reload to see the current state", seen=seq_seen, now=loaded.seq)
+    return MOVED_ON
 
 
 def queue_mail(session: Session, loaded: Loaded, actor_seat: int | None, now: datetime,

@@ -2,8 +2,8 @@
 
 Both are built from the public view only (``seat=None``): a move is told by what the public
 view shows it did ("Dee left the temple with 7 gems", ``service.view.told``), never by its
-label (which may name a secret choice), a timeout the same way, a rollback
-by the seq it went back to, table talk and vacations not at all (the spectator page shows
+label (which may name a secret choice), a timeout the same way, a rollback by the move it
+went back to, table talk and vacations not at all (the spectator page shows
 neither).  After each event an entry says whom the game waits for, or that it is over and who
 won: the spectator page says the same.  The player's feed is the same news of each of their
 games, and says when the game waits for them: less than their seat sees, because a feed reader
@@ -33,6 +33,7 @@ from service.store.preferences import seats_of
 from service.view.told import sentences, told_events
 from service.view.i18n import translate
 from service.view.actors import actor_name
+from service.view.moments import back_to
 
 log = logging.getLogger(__name__)
 
@@ -53,9 +54,10 @@ class News:
     waiting_for: tuple[int, ...]
 
 
-def _said(kind: str, event, names: list[str], words: list) -> dict | None:
+def _said(kind: str, event, names: list[str], words: list, events) -> dict | None:
     """What happened, in public words; None for an event the spectator is not told of.
-    ``words``: what a move did, as ``told.told_events`` tells it."""
+    ``words``: what a move did, as ``told.told_events`` tells it; ``events``: the game's, to
+    say whose move a rollback went back to."""
     p = event.payload
 
     def name(seat) -> str:
@@ -71,7 +73,8 @@ def _said(kind: str, event, names: list[str], words: list) -> dict | None:
                          player=name(p.get("seat")))
         return sentences([ran_out, *words])
     if kind == "RolledBack":
-        return phrase("The game was taken back to seq {seq}.", seq=p.get("to_seq"))
+        return phrase("The game was taken back to {point}.",
+                      point=back_to(events, p.get("to_seq", 0), names))
     if kind == "Undone":
         return phrase("{player} took back a move.", player=actor_name(event.actor, names))
     if kind == "SeatReplaced":
@@ -82,10 +85,10 @@ def _said(kind: str, event, names: list[str], words: list) -> dict | None:
     return EVENT_WORDS.get(kind)
 
 
-def public_words(event, names: list[str], words: list) -> dict | None:
+def public_words(event, names: list[str], words: list, events) -> dict | None:
     """What ``event`` did in public words (its feed entry's title), or None for an event the
-    feed leaves out; ``words`` as ``told.told_events`` gives them."""
-    return _said(event.kind, event, names, words)
+    feed leaves out; ``words`` as ``told.told_events`` gives them, ``events`` the game's."""
+    return _said(event.kind, event, names, words, events)
 
 
 EVENT_WORDS = {"GamePaused": phrase("The game was paused."),
@@ -114,7 +117,7 @@ def game_news(loaded: Loaded, latest: int) -> list[News]:
     stopped = False
     for event, state, words in told_events(loaded):
         stopped = STOPS.get(event.kind, stopped)
-        title = _said(event.kind, event, names, words)
+        title = _said(event.kind, event, names, words, loaded.events)
         if title is None:
             continue
         summary, waiting = _where_it_stands(game, state, names, not stopped)

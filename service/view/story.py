@@ -77,10 +77,11 @@ def story(loaded: Loaded, viewer: int | None, at: int, asked: int | None | str =
     over = may_choose(loaded)
     shown = whose_view(loaded, viewer, asked)
     names = [s.name for s in loaded.seats]
-    struck = superseded_seqs(loaded.events.all())
+    every = loaded.events.all()
+    struck = superseded_seqs(every)
     steps, board = [], None
     for event, state, words in told_events(loaded):
-        steps.append(_step(event, words, names, viewer, over, event.seq in struck))
+        steps.append(_step(event, words, names, viewer, over, event.seq in struck, every))
         if event.seq == at:
             board = loaded.game.view(state, shown)
     choices = [(TABLE, "")] + [(str(seat + 1), name) for seat, name in enumerate(names)]
@@ -88,19 +89,19 @@ def story(loaded: Loaded, viewer: int | None, at: int, asked: int | None | str =
 
 
 def _step(event, words: list, names: list[str], viewer: int | None, over: bool,
-          struck: bool) -> Step:
+          struck: bool, events) -> Step:
     seat = event.payload.get("seat")
     own = None
     if event.kind == "MoveMade" and (over or (viewer is not None and seat == viewer)):
         own = event.payload.get("say") or event.payload.get("label")
-    said = _words(event, words, names)
+    said = _words(event, words, names, events)
     # A move's words name its player already ("Dee left the temple with 7 gems").
     who = None if words and event.kind in ENGINE_EVENTS else actor_name(event.actor, names)
     return Step(event.seq, who, said, own, struck, event.recorded_at)
 
 
-def _words(event, words: list, names: list[str]):
-    told = public_words(event, names, words)
+def _words(event, words: list, names: list[str], events):
+    told = public_words(event, names, words, events)
     if told is not None or event.kind not in _SEAT_EVENTS:
         return told
     seat = event.payload.get("seat")

@@ -19,6 +19,7 @@ from service.application.games import is_fresh
 from service.view.i18n import page_language, said
 from service.application.moves import load_for_secret, make_move, resolve_seat
 from service.view.presenter import seat_context
+from service.view.moments import since_sent
 from service.view.privileged_reads import after_the_end
 from service.view.chance import chance_context
 from service.store.events import Conflict
@@ -63,7 +64,9 @@ def confirm(secret: str, seq: int, index: int):
         loaded, seat = load_for_secret(session, svc, secret)
     context = seat_context(svc.settings, loaded, seat)
     if not is_fresh(loaded, seat, seq):  # a seq the game never had is no "moved on"
-        return render_template("pages/moved_on.html", seen=seq, foreign=not 0 < seq <= loaded.seq,
+        foreign = not 0 < seq <= loaded.seq
+        return render_template("pages/moved_on.html", foreign=foreign,
+                               since=None if foreign else since_sent(loaded, seat, seq),
                                **context), 409
     context["seq"] = seq
     if index >= len(context["actions"]):

@@ -307,7 +307,7 @@ def test_a_rollback_is_posted(app, client, new_game, receiver, admin_headers):
                            json={"to_seq": 1, "reason": "a misclick"})
     assert response.status_code == 200, response.get_json()
     rolled = receiver.bodies()[-1]
-    assert rolled["event"] == "rollback" and "The game was taken back to seq 1." in rolled["news"]
+    assert rolled["event"] == "rollback" and "The game was taken back to its start." in rolled["news"]
 
 
 def _timeout_due(app, client, clock, new_game, receiver) -> dict:
