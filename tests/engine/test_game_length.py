@@ -21,7 +21,7 @@ INCAN_GOLD_DRAWS_PER_ROUND = (len(incan_gold.TREASURE_VALUES) + incan_gold.ROUND
 # move, one visit, each seat's sacrifices and production, summit cards); a day ends with its
 # third Moon Tile, which the rules leave to the players, so this is the bound for players who
 # stay now and then, as random ones do: 640 random games of 2 to 5 seats (both choosers
-# below) took at most 4.2 moves a seat per day (150 moves at two seats, 210 at five), against
+# below) took at most 8.4 moves a seat per day (150 moves at two seats, 210 at five), against
 # thousands when the plaza traded one good per decision.
 MACHU_PICCHU_MOVES_PER_SEAT_PER_DAY = 20
 # Inca Empire: a seat's actions of an Era end when it passes or runs out of what it may
