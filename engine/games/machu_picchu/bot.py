@@ -11,9 +11,9 @@ gives *now* (an affordable Priest/Virgin 10, a temple not yet used today 3 per s
 can sacrifice there, a production bonus 2 per unit + 1 per own Inca there, a possible Inca
 placement 3, the plaza 2 with 5+ corn, the Sun Clock 1), minus 2 for paying a llama; staying
 scores 1.5.  In a visit it places/takes the first option it can afford, buys (in one trade)
-as much as it can of a good still missing for the cheapest Priest or Virgin, produces as much as it can, sacrifices every llama
-and every non-corn good it may, and at the summit returns the cards worth least to it
-(gold + the VP they would give now).
+as much as it can of a good still missing for the cheapest Priest or Virgin, produces as much
+as it can, sacrifices every llama and every non-corn good it may, and at the summit returns
+the cards worth least to it (gold + the VP they would give now).
 """
 from __future__ import annotations
 
