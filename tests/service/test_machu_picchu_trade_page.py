@@ -68,3 +68,11 @@ def test_a_trade_the_seat_cannot_pay_is_refused_with_words_and_changes_nothing(
     assert refused.status_code in (400, 409, 422)
     assert "too little corn" in json.dumps(refused.get_json())
     assert events(client, admin_headers, data["id"]) == before
+
+
+def test_garbage_in_the_trade_form_composes_nothing_and_the_page_still_shows(client, new_game):
+    _, secrets = at_the_plaza(client, new_game)
+    page = client.get(f"/play/{secrets[0]}?adjust=steal:gold&sell_cloth=-1&buy_llama=abc"
+                      f"&buy_coca=100000&sell_corn=3")
+    assert page.status_code == 200
+    assert "Make this trade" not in page.get_data(as_text=True)
