@@ -97,7 +97,8 @@ def label(state: dict, seat: int, action: dict) -> Phrase:
 
 
 # What ending a multi-step visit says, per frame (``rules.DONE_FRAMES``): a button and the
-# confirmation name the step that ends, never a bare "Done".
+# confirmation name the step that ends, never a bare "Done".  The plaza's entry is for games
+# that trade step by step; in the others "done" leaves the market without trading.
 DONE_TEXT = {
     "place": N_("Place no more Incas"), "house": N_("Take no more priests"),
     "plaza": N_("Stop trading at the market"), "clock": N_("Send no more Incas to the Sun Clock"),
