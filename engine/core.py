@@ -102,6 +102,8 @@ class Game(Protocol):
 
     def setup(self, players: list[str], seed: int, options: dict) -> State: ...
 
+    def keep_rules_version(self, state: State, version: str) -> None: ...
+
     def to_act(self, state: State) -> list[int]: ...
 
     def legal_actions(self, state: State, seat: int) -> list[Action]: ...
@@ -185,6 +187,10 @@ class GameBase:
 
     def bot_action(self, state: State, seat: int) -> Action:
         return self.default_action(state, seat)
+
+    def keep_rules_version(self, state: State, version: str) -> None:
+        """Replaying a game created under an older ``rules_version`` (pinned in GameCreated):
+        a game whose older versions played differently marks ``state`` so they still do."""
 
     def standing_orders(self, state: State, seat: int) -> dict | None:
         return None
