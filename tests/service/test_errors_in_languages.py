@@ -161,6 +161,7 @@ ENGLISH_ONLY = {
     "ValueError", "RuntimeError", "IndexError",        # the code's own checks
     "ApiError", "Refused",                             # the JSON APIs answer in English
     "AdminError", "ClickException",                    # the command line
+    "SettingError",                                    # a setting that cannot work, told to the operator at start
     "TemporaryFailure", "PermanentFailure", "_classify",  # the mail relay's answers, logged
     "PostFailed",                                      # a webhook channel's answers, kept on the post's row
     "DisconnectionError",                              # the database pool reconnects
