@@ -1,0 +1,61 @@
+"""The marks that join translated parts, per language: the one place a page, a mail or a board
+asks for "the list separator" or "the end of a sentence".
+
+Why a table and not "; " in the templates: Chinese and Japanese write their own full-width
+marks with no space around them ("全員が無事に戻った。宝石 0 個が失われた。"), and a part that is
+translated on its own cannot carry the mark that joins it to the next one.  A language not in
+the table is written as English is."""
+from __future__ import annotations
+
+from markupsafe import Markup, escape
+
+# list: items of one kind; clause: facts about one thing; label: a name and what it names;
+# sentence: between two sentences; end: closes the last sentence.
+ENGLISH = {"list": ", ", "clause": "; ", "label": ": ", "sentence": ". ", "end": "."}
+SEPARATORS = {
+    "en": ENGLISH,
+    "zh_Hans": {"list": "、", "clause": "；", "label": "：", "sentence": "。", "end": "。"},
+    "ja": {"list": "、", "clause": "；", "label": "：", "sentence": "。", "end": "。"},
+}
+
+
+def separator(kind: str, language: str | None = None) -> str:
+    """The mark of ``kind`` in ``language`` (the current page's or mail's when not given)."""
+    return SEPARATORS.get(language or _current_language(), ENGLISH)[kind]
+
+
+def joined(parts, kind: str = "list", language: str | None = None) -> str:
+    """The non-empty ``parts`` joined by the mark of ``kind``; Markup stays Markup (each plain
+    part is escaped), so a template may join parts that carry HTML."""
+    shown = [part for part in parts if part not in (None, "")]
+    mark = separator(kind, language)
+    if any(isinstance(part, Markup) for part in shown):
+        return Markup(mark).join(escape(part) for part in shown)
+    return mark.join(str(part) for part in shown)
+
+
+def labelled(label, value, language: str | None = None) -> str:
+    """"Roads: 3" in English, "道：3" in Chinese and Japanese."""
+    return joined([label, value], "label", language)
+
+
+def sentences(parts, language: str | None = None) -> str:
+    """Sentences one after another, the last one closed: "A. B." or "A。B。"."""
+    shown = [part for part in parts if part not in (None, "")]
+    return joined(shown, "sentence", language) + separator("end", language) if shown else ""
+
+
+def _current_language() -> str:
+    from service.view.i18n import page_language
+
+    try:
+        return page_language()
+    except RuntimeError:  # outside a request or a mail's force_locale: English
+        return "en"
+
+
+def init_app(app) -> None:
+    """``sep('clause')``, ``joined(parts, 'list')``, ``labelled(a, b)``, ``sentences(parts)`` in
+    every template (mail templates copy the page environment's globals)."""
+    app.jinja_env.globals.update(sep=separator, joined=joined, labelled=labelled,
+                                 sentences=sentences)

@@ -1,0 +1,97 @@
+"""Chinese and Japanese sentences use their own punctuation ("，" "、" "；" "：" "。"), in the
+catalogs and wherever translated parts are joined (pages, mails, log lines)."""
+from __future__ import annotations
+
+import random
+import re
+from html import unescape
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from service.store.preferences import set_preference
+from service.web.extensions import services
+from tests.service.catalog_kit import forms
+from tests.service.cjk_punctuation import misplaced_in_catalog, misplaced_in_output
+from tests.service.mail_kit import app, inbox, smtp, text_of  # noqa: F401  (fixtures)
+from tests.service.test_admin_support import post_form, site_admin
+
+ROOT = Path(__file__).resolve().parents[2]
+LANGUAGES = ("zh_Hans", "ja")
+CATALOGS = sorted(path for language in LANGUAGES
+                  for path in (ROOT / "translations" / language / "LC_MESSAGES").glob("*.po"))
+PLAYERS = {"incan_gold": 3, "machu_picchu": 2, "inca_empire": 3}
+
+
+@pytest.mark.parametrize("path", CATALOGS, ids=lambda p: f"{p.parts[-3]}-{p.stem}")
+def test_no_catalog_text_puts_ascii_punctuation_next_to_chinese_or_japanese(path):
+    with open(path, "rb") as handle:
+        entries = [m for m in read_po(handle) if m.id]
+    wrong = {str(m.id): found for m in entries for text in forms(m.string)
+             if (found := misplaced_in_catalog(text or ""))}
+    assert not wrong, wrong
+
+
+def test_the_finder_sees_the_mixed_sentence_and_keeps_what_belongs_in_ascii():
+    assert misplaced_in_output("全員が無事に戻った; 宝石 0 個が失われた.")
+    assert misplaced_in_catalog("全員が無事に戻った; 宝石 %(num)s 個が失われた.")
+    kept = "検査：flask --app service.wsgi chasqui verify-record FILE。保存したメール（.eml ファイル）"
+    assert not misplaced_in_catalog(kept)
+    assert not misplaced_in_output("记录指纹 sha256:ab12 见 https://chasqui.test/a.b 和 3.5 分")
+
+
+def test_a_round_everyone_left_reads_as_japanese_sentences(client, new_game):
+    """Was "全員が無事に戻った; 宝石 0 個が失われた." on the play page's earlier rounds."""
+    data, secrets = new_game(players=3)
+    seq = client.get(f"/api/play/{secrets[0]}").get_json()["seq"]
+    for secret in secrets:
+        client.post(f"/api/play/{secret}", json={"action": {"type": "leave"}, "seq": seq})
+    page = visible(client.get(f"/play/{secrets[0]}?lang=ja").get_data(as_text=True))
+    line = re.search(r"第\d+ラウンド：全員が無事に戻った.*", page).group(0)
+    assert re.fullmatch(r"第\d+ラウンド：全員が無事に戻った；宝石 \d+ 個が失われた。", line), line
+
+
+def visible(html: str) -> str:
+    html = re.sub(r"(?s)<(style|script)\b.*?</\1>", "", html)
+    return unescape(re.sub(r"(?s)<[^>]*>", "", html))
+
+
+def play_a_while(client, secrets, moves: int, seed: int) -> None:
+    """Random legal moves through the API, as players on the page would make them."""
+    chooser = random.Random(seed)
+    for _ in range(moves):
+        seats = [(s, client.get(f"/api/play/{s}").get_json()) for s in secrets]
+        acting = [(s, data) for s, data in seats if data["legal_actions"]]
+        if not acting:
+            return
+        secret, data = chooser.choice(acting)
+        action = {k: v for k, v in chooser.choice(data["legal_actions"]).items()
+                  if k not in ("label", "_say")}
+        client.post(f"/api/play/{secret}", json={"action": action, "seq": data["seq"]})
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("game", sorted(PLAYERS))
+def test_a_played_game_reads_with_its_own_punctuation(app, client, new_game, smtp, game,
+                                                      language):
+    data, secrets = new_game(game=game, players=PLAYERS[game], seed=7)
+    svc = services(app)
+    with svc.db.unit_of_work() as session:
+        for seat in range(PLAYERS[game]):
+            set_preference(session, data["id"], seat, svc.clock(), language=language)
+    play_a_while(client, secrets, 30, seed=7)
+    pages = {f"play {seat}": f"/play/{secret}" for seat, secret in enumerate(secrets)}
+    site_admin(app, client)
+    for seat in range(PLAYERS[game]):
+        assert post_form(client, data["id"], f"seats/{seat}/bot").status_code == 303
+    pages.update({f"over {seat}": f"/play/{secret}" for seat, secret in enumerate(secrets)})
+    wrong = {}
+    for where, url in pages.items():
+        html = client.get(f"{url}?lang={language}").get_data(as_text=True)
+        wrong.update({f"{where}: {found}": 1 for found in misplaced_in_output(visible(html))})
+    for seat in range(PLAYERS[game]):
+        for mail in inbox(smtp, f"p{seat}@example.com"):
+            wrong.update({f"mail {mail['Subject']}: {found}": 1
+                          for found in misplaced_in_output(text_of(mail))})
+    assert not wrong, sorted(wrong)
