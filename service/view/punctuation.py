@@ -10,12 +10,14 @@ from __future__ import annotations
 from markupsafe import Markup, escape
 
 # list: items of one kind; clause: facts about one thing; label: a name and what it names;
-# sentence: between two sentences; end: closes the last sentence.
-ENGLISH = {"list": ", ", "clause": "; ", "label": ": ", "sentence": ". ", "end": "."}
+# sentence: between two sentences; end: closes the last sentence; number: after a line's
+# number in a numbered list.
+ENGLISH = {"list": ", ", "clause": "; ", "label": ": ", "sentence": ". ", "end": ".", "number": ". "}
 SEPARATORS = {
     "en": ENGLISH,
-    "zh_Hans": {"list": "、", "clause": "；", "label": "：", "sentence": "。", "end": "。"},
-    "ja": {"list": "、", "clause": "；", "label": "：", "sentence": "。", "end": "。"},
+    "zh_Hans": {"list": "、", "clause": "；", "label": "：", "sentence": "。", "end": "。",
+                "number": "．"},
+    "ja": {"list": "、", "clause": "；", "label": "：", "sentence": "。", "end": "。", "number": "．"},
 }
 
 
@@ -27,7 +29,7 @@ def separator(kind: str, language: str | None = None) -> str:
 def joined(parts, kind: str = "list", language: str | None = None) -> str:
     """The non-empty ``parts`` joined by the mark of ``kind``; Markup stays Markup (each plain
     part is escaped), so a template may join parts that carry HTML."""
-    shown = [part for part in parts if part not in (None, "")]
+    shown = _said(parts)
     mark = separator(kind, language)
     if any(isinstance(part, Markup) for part in shown):
         return Markup(mark).join(escape(part) for part in shown)
@@ -41,8 +43,13 @@ def labelled(label, value, language: str | None = None) -> str:
 
 def sentences(parts, language: str | None = None) -> str:
     """Sentences one after another, the last one closed: "A. B." or "A。B。"."""
-    shown = [part for part in parts if part not in (None, "")]
+    shown = _said(parts)
     return joined(shown, "sentence", language) + separator("end", language) if shown else ""
+
+
+def _said(parts) -> list:
+    """The parts that show something (a template's ``x if y`` without ``else`` is empty)."""
+    return [part for part in parts if part is not None and str(part) != ""]
 
 
 def _current_language() -> str:

@@ -95,3 +95,30 @@ def test_a_played_game_reads_with_its_own_punctuation(app, client, new_game, smt
             wrong.update({f"mail {mail['Subject']}: {found}": 1
                           for found in misplaced_in_output(text_of(mail))})
     assert not wrong, sorted(wrong)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_separator_table_and_the_catalogs_join_lists_and_clauses_alike(language):
+    """Engine phrases join a list with the catalog's ", " and the boards a clause with its
+    "; ": a page must not join one list with "、" and the next with ", "."""
+    from service.view.i18n import catalog
+    from service.view.punctuation import separator
+
+    found = catalog(language)
+    assert found.gettext(", ") == separator("list", language) == "、"
+    assert found.gettext("; ") == separator("clause", language) == "；"
+    assert separator("list", "en") == ", " and separator("clause", "xx") == "; "
+
+
+def test_joins_keep_english_marks_and_write_full_width_ones_in_chinese_and_japanese():
+    from markupsafe import Markup
+
+    from service.view.punctuation import joined, labelled, sentences
+
+    assert sentences(["Everyone left safely", "0 gems lost"], "en") == \
+        "Everyone left safely. 0 gems lost."
+    assert sentences(["全員が無事に戻った", "宝石 0 個が失われた"], "ja") == \
+        "全員が無事に戻った。宝石 0 個が失われた。"
+    assert labelled("道路", 3, "zh_Hans") == "道路：3"
+    assert joined(["a", None, "", "b"], "clause", "en") == "a; b"
+    assert joined([Markup("<b>x</b>"), "<y>"], "list", "ja") == "<b>x</b>、&lt;y&gt;"
