@@ -86,6 +86,9 @@ def test_a_played_game_reads_with_its_own_punctuation(app, client, new_game, smt
     for seat in range(PLAYERS[game]):
         assert post_form(client, data["id"], f"seats/{seat}/bot").status_code == 303
     pages.update({f"over {seat}": f"/play/{secret}" for seat, secret in enumerate(secrets)})
+    last = text_of(inbox(smtp, "p0@example.com")[-1])
+    for where in ("me", "watch"):
+        pages[where] = re.search(rf"http://chasqui\.test(/{where}/[^\s?]+)", last).group(1)
     wrong = {}
     for where, url in pages.items():
         html = client.get(f"{url}?lang={language}").get_data(as_text=True)
