@@ -11,14 +11,12 @@ from markupsafe import Markup, escape
 
 # list: items of one kind; clause: facts about one thing; label: a name and what it names;
 # sentence: between two sentences; end: closes the last sentence; number: after a line's
-# number in a numbered list.
-ENGLISH = {"list": ", ", "clause": "; ", "label": ": ", "sentence": ". ", "end": ".", "number": ". "}
-SEPARATORS = {
-    "en": ENGLISH,
-    "zh_Hans": {"list": "、", "clause": "；", "label": "：", "sentence": "。", "end": "。",
-                "number": "．"},
-    "ja": {"list": "、", "clause": "；", "label": "：", "sentence": "。", "end": "。", "number": "．"},
-}
+# number in a numbered list; open and close: around an aside, with the space before it.
+ENGLISH = {"list": ", ", "clause": "; ", "label": ": ", "sentence": ". ", "end": ".",
+           "number": ". ", "open": " (", "close": ")"}
+FULL_WIDTH = {"list": "、", "clause": "；", "label": "：", "sentence": "。", "end": "。",
+              "number": "．", "open": "（", "close": "）"}
+SEPARATORS = {"en": ENGLISH, "zh_Hans": FULL_WIDTH, "ja": FULL_WIDTH}
 
 
 def separator(kind: str, language: str | None = None) -> str:
@@ -47,6 +45,16 @@ def sentences(parts, language: str | None = None) -> str:
     return joined(shown, "sentence", language) + separator("end", language) if shown else ""
 
 
+def aside(text, language: str | None = None) -> str:
+    """A remark after a word: " (winner)" in English, "（赢家）" in Chinese."""
+    if text is None or str(text) == "":
+        return ""
+    marks = [separator("open", language), separator("close", language)]
+    if isinstance(text, Markup):
+        return Markup(marks[0]) + text + Markup(marks[1])
+    return marks[0] + str(text) + marks[1]
+
+
 def _said(parts) -> list:
     """The parts that show something (a template's ``x if y`` without ``else`` is empty)."""
     return [part for part in parts if part is not None and str(part) != ""]
@@ -62,7 +70,7 @@ def _current_language() -> str:
 
 
 def init_app(app) -> None:
-    """``sep('clause')``, ``joined(parts, 'list')``, ``labelled(a, b)``, ``sentences(parts)`` in
-    every template (mail templates copy the page environment's globals)."""
+    """``sep('clause')``, ``joined(parts, 'list')``, ``labelled(a, b)``, ``sentences(parts)``,
+    ``aside(text)`` in every template (mail templates copy the page environment's globals)."""
     app.jinja_env.globals.update(sep=separator, joined=joined, labelled=labelled,
-                                 sentences=sentences)
+                                 sentences=sentences, aside=aside)

@@ -116,7 +116,7 @@ def test_the_separator_table_and_the_catalogs_join_lists_and_clauses_alike(langu
 def test_joins_keep_english_marks_and_write_full_width_ones_in_chinese_and_japanese():
     from markupsafe import Markup
 
-    from service.view.punctuation import joined, labelled, sentences
+    from service.view.punctuation import aside, joined, labelled, sentences
 
     assert sentences(["Everyone left safely", "0 gems lost"], "en") == \
         "Everyone left safely. 0 gems lost."
@@ -125,3 +125,5 @@ def test_joins_keep_english_marks_and_write_full_width_ones_in_chinese_and_japan
     assert labelled("道路", 3, "zh_Hans") == "道路：3"
     assert joined(["a", None, "", "b"], "clause", "en") == "a; b"
     assert joined([Markup("<b>x</b>"), "<y>"], "list", "ja") == "<b>x</b>、&lt;y&gt;"
+    assert "Ana" + aside("winner", "en") == "Ana (winner)"
+    assert "P0" + aside("赢家", "zh_Hans") == "P0（赢家）"
