@@ -11,11 +11,12 @@ from markupsafe import Markup, escape
 
 # list: items of one kind; clause: facts about one thing; label: a name and what it names;
 # sentence: between two sentences; end: closes the last sentence; number: after a line's
-# number in a numbered list; open and close: around an aside, with the space before it.
+# number in a numbered list; open and close: around an aside, with the space before it;
+# gap: after a translated label that carries its own colon ("Roads:" / "道路：").
 ENGLISH = {"list": ", ", "clause": "; ", "label": ": ", "sentence": ". ", "end": ".",
-           "number": ". ", "open": " (", "close": ")"}
+           "number": ". ", "open": " (", "close": ")", "gap": " "}
 FULL_WIDTH = {"list": "、", "clause": "；", "label": "：", "sentence": "。", "end": "。",
-              "number": "．", "open": "（", "close": "）"}
+              "number": "．", "open": "（", "close": "）", "gap": ""}
 SEPARATORS = {"en": ENGLISH, "zh_Hans": FULL_WIDTH, "ja": FULL_WIDTH}
 
 
