@@ -16,7 +16,7 @@ KEPT = re.compile(r"https?://\S+|sha256:[0-9a-f]*|%\(\w+\)[sd]|\{\w*\}|<[^>]*>|&
 NEUTRAL = "\ue000"  # stands for what was kept: neither CJK nor a Latin letter
 SENTENCE_MARKS = ",.;:?!()"
 BETWEEN = re.compile(rf"[{CJK}]\s*[;.,:]\s*[{CJK}0-9]|[0-9]\s*[;.,:]\s*[{CJK}]"
-                     rf"|[{CJK}]\s*[;.,:](?:\s|$)")
+                     rf"|[{CJK}]\s*[;.,:](?:\s|$)|[，、；：。] +[{CJK}0-9]")
 
 
 def misplaced_in_catalog(text: str) -> list[str]:
@@ -35,7 +35,8 @@ def misplaced_in_catalog(text: str) -> list[str]:
 
 def misplaced_in_output(text: str) -> list[str]:
     """Each ASCII ``;``, ``.``, ``,`` or ``:`` a reader sees between CJK characters, between
-    CJK and a number, or ending a CJK sentence; URLs and the fingerprint line left out."""
+    CJK and a number, or ending a CJK sentence, and a space after a full-width mark (those marks
+    carry their own spacing); URLs and the fingerprint line left out."""
     text = re.sub(r"https?://\S+|sha256:[0-9a-f]*", NEUTRAL, text)
     return [text[max(0, m.start() - 12):m.end() + 12] for m in BETWEEN.finditer(text)]
 
