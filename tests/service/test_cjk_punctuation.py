@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
+from engine import get_game
 from service.store.preferences import set_preference
+from service.view.i18n import translate
 from service.web.extensions import services
 from tests.service.catalog_kit import forms
 from tests.service.cjk_punctuation import misplaced_in_catalog, misplaced_in_output
@@ -52,6 +54,29 @@ def test_a_round_everyone_left_reads_as_japanese_sentences(client, new_game):
     assert re.fullmatch(r"第\d+ラウンド：全員が無事に戻った；宝石 \d+ 個が失われた。", line), line
 
 
+def random_game_texts(game_name: str, seed: int) -> list:
+    """Every action offered and every log line of one random game played in the engine."""
+    game = get_game(game_name)
+    state = game.setup([f"P{i}" for i in range(PLAYERS[game_name])], seed, {})
+    chooser, texts = random.Random(seed), []
+    while game.outcome(state) is None:
+        seat = chooser.choice(game.to_act(state))
+        legal = game.legal_actions(state, seat)
+        texts += legal
+        action = game.bot_action(state, seat) if chooser.random() < 0.5 else chooser.choice(legal)
+        game.apply_in_place(state, seat, action)
+    return texts + list(state.get("log") or [])
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("game", sorted(PLAYERS))
+def test_every_action_and_log_line_of_a_random_game_reads_with_its_own_punctuation(game,
+                                                                                   language):
+    wrong = {found for text in random_game_texts(game, seed=3)
+             for found in misplaced_in_output(translate(language, text))}
+    assert not wrong, sorted(wrong)
+
+
 def visible(html: str) -> str:
     html = re.sub(r"(?s)<(style|script)\b.*?</\1>", "", html)
     return unescape(re.sub(r"(?s)<[^>]*>", "", html))
@@ -85,6 +110,7 @@ def test_a_played_game_reads_with_its_own_punctuation(app, client, new_game, smt
     site_admin(app, client)
     for seat in range(PLAYERS[game]):
         assert post_form(client, data["id"], f"seats/{seat}/bot").status_code == 303
+    assert client.get(f"/api/play/{secrets[0]}").get_json()["outcome"], "the bots finish it"
     pages.update({f"over {seat}": f"/play/{secret}" for seat, secret in enumerate(secrets)})
     last = text_of(inbox(smtp, "p0@example.com")[-1])
     for where in ("me", "watch"):
