@@ -153,3 +153,23 @@ def test_joins_keep_english_marks_and_write_full_width_ones_in_chinese_and_japan
     assert joined([Markup("<b>x</b>"), "<y>"], "list", "ja") == "<b>x</b>、&lt;y&gt;"
     assert "Ana" + aside("winner", "en") == "Ana (winner)"
     assert "P0" + aside("赢家", "zh_Hans") == "P0（赢家）"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_pages_around_a_game_read_with_their_own_punctuation(app, client, new_game, smtp,
+                                                                 language):
+    """The confirmation, the lobby and the organiser's game page, next to the play pages."""
+    data, secrets = new_game(game="machu_picchu", players=2, seed=7)
+    play_a_while(client, secrets, 10, seed=1)
+    seq = client.get(f"/api/play/{secrets[0]}").get_json()["seq"]
+    pages = {"home": "/", "lobby": "/lobby/", "confirm": f"/play/{secrets[0]}/a/{seq}/0",
+             "moved on": f"/play/{secrets[0]}/a/1/0"}
+    site_admin(app, client)
+    pages.update({"admin": "/admin/", "admin game": f"/admin/games/{data['id']}",
+                  "admin time travel": f"/admin/games/{data['id']}/at/3?seat=0"})
+    wrong = {}
+    for where, url in pages.items():
+        html = client.get(url + ("&" if "?" in url else "?") + f"lang={language}")
+        wrong.update({f"{where}: {found}": 1
+                      for found in misplaced_in_output(visible(html.get_data(as_text=True)))})
+    assert not wrong, sorted(wrong)
