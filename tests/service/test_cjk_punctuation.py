@@ -173,3 +173,27 @@ def test_the_pages_around_a_game_read_with_their_own_punctuation(app, client, ne
         wrong.update({f"{where}: {found}": 1
                       for found in misplaced_in_output(visible(html.get_data(as_text=True)))})
     assert not wrong, sorted(wrong)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_organisers_pages_and_invitations_read_with_their_own_punctuation(tmp_path, clock,
+                                                                             language):
+    from tests.service.test_organisers_support import (
+        create_game, link_in, mails, make_app, sign_in)
+
+    app = make_app(tmp_path, clock)  # mail goes to the local mailbox
+    client = app.test_client()
+    sign_in(client, app)
+    texts = {"organiser home": visible(client.get(f"/organise/?lang={language}").get_data(
+        as_text=True))}
+    pending = create_game(client, language=language)
+    texts["organiser game"] = visible(client.get(f"/organise/games/{pending}").get_data(
+        as_text=True))
+    for i, mail in enumerate(mails(app, "ana@example.org")):
+        texts[f"mail {i}"] = mail["text"]
+    invitation = [m for m in mails(app, "ana@example.org") if "/invite/" in m["text"]][0]
+    texts["invitation"] = visible(app.test_client().get(link_in(invitation, "invite")).get_data(
+        as_text=True))
+    wrong = [f"{where}: {found}" for where, text in texts.items()
+             for found in misplaced_in_output(text)]
+    assert not wrong, wrong
