@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
-# list: items of one kind; clause: facts about one thing; label: a name and what it names;
+# list: items of one kind ("P0、P1"); comma: phrases about one thing ("在场 2，供应 9"; Japanese
+# writes "、" for both); clause: facts about one thing; label: a name and what it names;
 # sentence: between two sentences; end: closes the last sentence; number: after a line's
 # number in a numbered list; open and close: around an aside, with the space before it;
-# gap: after a translated label that carries its own colon ("Roads:" / "道路：").
-ENGLISH = {"list": ", ", "clause": "; ", "label": ": ", "sentence": ". ", "end": ".",
-           "number": ". ", "open": " (", "close": ")", "gap": " "}
-FULL_WIDTH = {"list": "、", "clause": "；", "label": "：", "sentence": "。", "end": "。",
-              "number": "．", "open": "（", "close": "）", "gap": ""}
-SEPARATORS = {"en": ENGLISH, "zh_Hans": FULL_WIDTH, "ja": FULL_WIDTH}
+# gap: after a part that carries its own mark (a label's colon "道路：", a sentence's "。").
+ENGLISH = {"list": ", ", "comma": ", ", "clause": "; ", "label": ": ", "sentence": ". ",
+           "end": ".", "number": ". ", "open": " (", "close": ")", "gap": " "}
+FULL_WIDTH = {"list": "、", "comma": "，", "clause": "；", "label": "：", "sentence": "。",
+              "end": "。", "number": "．", "open": "（", "close": "）", "gap": ""}
+SEPARATORS = {"en": ENGLISH, "zh_Hans": FULL_WIDTH, "ja": {**FULL_WIDTH, "comma": "、"}}
 
 
 def separator(kind: str, language: str | None = None) -> str:

@@ -149,6 +149,8 @@ def test_joins_keep_english_marks_and_write_full_width_ones_in_chinese_and_japan
     assert sentences(["全員が無事に戻った", "宝石 0 個が失われた"], "ja") == \
         "全員が無事に戻った。宝石 0 個が失われた。"
     assert labelled("道路", 3, "zh_Hans") == "道路：3"
+    assert joined(["在场 2", "供应 9"], "comma", "zh_Hans") == "在场 2，供应 9"
+    assert joined(["場 2", "ストック 9"], "comma", "ja") == "場 2、ストック 9"
     assert joined(["a", None, "", "b"], "clause", "en") == "a; b"
     assert joined([Markup("<b>x</b>"), "<y>"], "list", "ja") == "<b>x</b>、&lt;y&gt;"
     assert "Ana" + aside("winner", "en") == "Ana (winner)"
