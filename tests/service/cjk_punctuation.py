@@ -15,8 +15,7 @@ KEPT = re.compile(r"https?://\S+|sha256:[0-9a-f]*|%\(\w+\)[sd]|\{\w*\}|<[^>]*>|&
                   r"|(?<![\w.])\.[a-z]{2,4}\b|`[^`]*`")
 NEUTRAL = "\ue000"  # stands for what was kept: neither CJK nor a Latin letter
 SENTENCE_MARKS = ",.;:?!()"
-BETWEEN = re.compile(rf"[{CJK}]\s*[;.,:]\s*[{CJK}0-9]|[0-9]\s*[;.,:]\s*[{CJK}]"
-                     rf"|[{CJK}]\s*[;.,:](?:\s|$)|[，、；：。] +[{CJK}0-9]")
+BETWEEN = re.compile(rf"[{CJK}]\s*[;.,:]|[0-9]\s*[;.,:]\s*[{CJK}]|[，、；：。] +[{CJK}0-9]")
 
 
 def misplaced_in_catalog(text: str) -> list[str]:
@@ -34,9 +33,9 @@ def misplaced_in_catalog(text: str) -> list[str]:
 
 
 def misplaced_in_output(text: str) -> list[str]:
-    """Each ASCII ``;``, ``.``, ``,`` or ``:`` a reader sees between CJK characters, between
-    CJK and a number, or ending a CJK sentence, and a space after a full-width mark (those marks
-    carry their own spacing); URLs and the fingerprint line left out."""
+    """Each ASCII ``;``, ``.``, ``,`` or ``:`` a reader sees after a CJK character or between a
+    number and CJK text, and a space after a full-width mark (those marks carry their own
+    spacing); URLs and the fingerprint line left out."""
     text = re.sub(r"https?://\S+|sha256:[0-9a-f]*", NEUTRAL, text)
     return [text[max(0, m.start() - 12):m.end() + 12] for m in BETWEEN.finditer(text)]
 
