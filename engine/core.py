@@ -17,7 +17,8 @@ is listed in ``engine/registry.py`` (the one list of games):
 * ``rules.py`` -- setup (``new_state``), ``to_act``, the legal actions and applying one.
 * ``view.py`` -- what a seat may see (``view``), what it may not (``vary_hidden``), and
   ``decision_key``.
-* ``scoring.py`` -- ``outcome``: scores and winners.
+* ``scoring.py`` -- ``outcome``: scores and winners; ``score_breakdown``: where each score
+  came from, as the rulebook counts it (shown to players; the record keeps only ``outcome``).
 * ``bot.py`` -- ``default_action`` (a seat's time ran out) and ``bot_action``.
 
 A game may add modules of one concept each (a board's geometry, a phase's actions).  All chance
@@ -101,6 +102,8 @@ class Game(Protocol):
 
     def setup(self, players: list[str], seed: int, options: dict) -> State: ...
 
+    def keep_rules_version(self, state: State, version: str) -> None: ...
+
     def to_act(self, state: State) -> list[int]: ...
 
     def legal_actions(self, state: State, seat: int) -> list[Action]: ...
@@ -122,6 +125,8 @@ class Game(Protocol):
     def reshuffle_unseen(self, state: State, key: int) -> None: ...
 
     def outcome(self, state: State) -> dict | None: ...
+
+    def score_breakdown(self, state: State) -> dict | None: ...
 
     def decision_key(self, state: State, seat: int) -> str: ...
 
@@ -183,6 +188,10 @@ class GameBase:
     def bot_action(self, state: State, seat: int) -> Action:
         return self.default_action(state, seat)
 
+    def keep_rules_version(self, state: State, version: str) -> None:
+        """Replaying a game created under an older ``rules_version`` (pinned in GameCreated):
+        a game whose older versions played differently marks ``state`` so they still do."""
+
     def standing_orders(self, state: State, seat: int) -> dict | None:
         return None
 
@@ -205,6 +214,14 @@ class GameBase:
     def reshuffle_unseen(self, state: State, key: int) -> None:
         """Draw again, in place and from ``key``, what no seat has seen; a game without
         hidden piles or later draws changes nothing."""
+
+    def score_breakdown(self, state: State) -> dict | None:
+        """Per seat, once the game is over, where its score came from: ``{seat: {"total":
+        score, "parts": [{"points": n, "say": phrase}, ...], "multiplier": None or {"by": m,
+        "say": phrase}}}`` -- the parts add up to the score (times ``by``, when a game
+        multiplies).  Kept apart from ``outcome`` so the record and its checks are untouched;
+        a game that does not explain its scores gives None (its scores are shown bare)."""
+        return None
 
 
 STANDING_ORDERS = "standing_orders"

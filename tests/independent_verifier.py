@@ -225,6 +225,7 @@ def _replay(r: dict, events: list, first: dict, seed: int, version: int) -> None
     try:
         game = get_game(first.get("game"))
         state = game.setup(first["players"], seed, first.get("options"))
+        game.keep_rules_version(state, first.get("rules_version"))
         history: dict[int, tuple] = {1: ()}  # seq -> what made the state right after it
         steps: tuple = ()  # ("move", seat, action) and ("reshuffle", key), in order
         status, revealed = "active", False
@@ -271,6 +272,7 @@ def _replay(r: dict, events: list, first: dict, seed: int, version: int) -> None
 def _replayed(game, first: dict, seed: int, steps: tuple):
     """The state the steps make from the start (rule 5.5)."""
     state = game.setup(first["players"], seed, first.get("options"))
+    game.keep_rules_version(state, first.get("rules_version"))
     for step in steps:
         if step[0] == "move":
             game.apply_in_place(state, step[1], step[2])

@@ -10,9 +10,9 @@ from celery import Celery, signals
 
 from service.web.app import create_app
 from service.core import redaction
-from service.core.config import from_env
+from service.core.config import settings_or_exit
 
-settings = from_env()
+settings = settings_or_exit()  # a setting that cannot work: one line, exit 2
 flask_app = create_app(settings)
 
 app = Celery("chasqui", broker=settings.redis_url or "memory://", include=["workers.tasks"])

@@ -90,8 +90,8 @@ class Admin:
         held = self.seat_in(seats)
         if held is not None and held != seat:
             raise PlayerFirst(phrase(
-                "you play seat {held} in this game, so you may not replace or hand over another "
-                "seat; ask a site admin who does not play in it", held=held))
+                "you play as {player} in this game, so you may not replace or hand over another "
+                "seat; ask a site admin who does not play in it", player=seats[held].name))
 
     def check_outside(self, seats) -> None:
         """What only someone outside the game may do: see a seat's view or the export (the
@@ -100,9 +100,9 @@ class Admin:
         held = self.seat_in(seats)
         if held is not None:
             raise PlayerFirst(phrase(
-                "you play seat {held} in this game, so you may not see other seats' secrets, "
+                "you play as {player} in this game, so you may not see other seats' secrets, "
                 "export the game or roll it back; ask a site admin who does not play in it",
-                held=held))
+                player=seats[held].name))
 
 
 def actor_addresses(session: Session) -> dict[str, str]:

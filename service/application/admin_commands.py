@@ -22,7 +22,7 @@ from service.mail import mailer, seat_offer_mail
 from service.application import seat_offers, shares
 from service.application.admin_auth import Admin
 from service.store.loading import Loaded, load
-from service.application.games import (Outcome, Owed, StaleMove, outbox_row, queue_mail,
+from service.application.games import (MOVED_ON, Outcome, Owed, StaleMove, outbox_row, queue_mail,
                                        wants_turn_mail, play_bots)
 from service.store.history import INFO_EVENTS, created, effective_moves, rebuild, setup
 from service.view.i18n import N_
@@ -44,8 +44,8 @@ def _load_expecting(session: Session, game_id: str, expected_seq) -> Loaded:
         if not isinstance(expected_seq, int) or isinstance(expected_seq, bool):
             raise IllegalAction(phrase("seq must be an integer: the seq of the state you saw"))
         if expected_seq != loaded.seq:
-            raise Conflict(phrase("the game moved on: you saw seq {seen}, it is now at seq {now}; "
-                                  "reload and decide again", seen=expected_seq, now=loaded.seq))
+            raise Conflict(phrase("the game moved on since you looked at it: reload and decide "
+                                  "again"))
     return loaded
 
 
@@ -128,7 +128,8 @@ def rollback(session: Session, game_id: str, to_seq, reason, actor: str, now: da
         raise IllegalAction(phrase("the game is over and its seed was revealed; it cannot be "
                                    "rolled back (every future draw is known now)"))
     if not isinstance(to_seq, int) or isinstance(to_seq, bool) or not 1 <= to_seq < loaded.seq:
-        raise IllegalAction(phrase("to_seq must be a seq from 1 to {last}", last=loaded.seq - 1))
+        raise IllegalAction(phrase("the step to go back to (to_seq) must be from 1 to {last}",
+                                   last=loaded.seq - 1))
     text = _reason(reason)
     _append(session, loaded, "RolledBack", {"to_seq": to_seq, "reason": text}, actor, now)
     _replay(loaded)
@@ -203,8 +204,7 @@ def undo_move(session: Session, game_id: str, seat: int, seq_seen, now: datetime
     if not isinstance(seq_seen, int) or isinstance(seq_seen, bool):
         raise IllegalAction(phrase("seq must be an integer: the seq of the state you saw"))
     if seq_seen != loaded.seq:
-        raise StaleMove(phrase("the game moved on: you saw seq {seen}, it is now at seq {now}; "
-                               "reload to see the current state", seen=seq_seen, now=loaded.seq))
+        raise StaleMove(MOVED_ON)
     move, why = undoable_move(loaded, seat, session)
     if move is None:
         raise IllegalAction(phrase("nothing to take back: {why}", why=term(why)))
@@ -255,8 +255,8 @@ def replace_seat(session: Session, game_id: str, seat, name, email, admin: Admin
     name, email = _newcomer(name, email)
     other = seat_offers.seat_holding(loaded.seats, email, besides=seat)
     if other is not None:
-        raise IllegalAction(phrase("{address} already holds seat {seat} of this game; no one "
-                                   "may hold two seats", address=email, seat=other.seat))
+        raise IllegalAction(phrase("{address} already plays as {player} in this game; no one "
+                                   "may hold two seats", address=email, player=other.name))
     offer = seat_offers.offer(session, seat_row, name, email, admin.actor, now)
     mails = [mailer.queue(session, seat_offer_mail.INVITE, offer.id, email, now, domain)]
     if not seat_offers.same_address(seat_row.email, email):
@@ -323,7 +323,8 @@ def bot_seat(session: Session, game_id: str, seat, admin: Admin, now: datetime, 
     seat_row = _seat(loaded, seat)
     admin.check_seat_change(loaded.seats, seat)
     if seat_row.bot:
-        raise IllegalAction(phrase("seat {seat} is already played by a bot", seat=seat))
+        raise IllegalAction(phrase("{player}'s seat is already played by a bot",
+                                   player=seat_row.name))
     _append(session, loaded, "SeatBotted", {"seat": seat, "name": seat_row.name}, admin.actor,
             now)
     seat_row.bot = True

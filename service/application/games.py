@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from engine import IllegalAction, find_legal, get_game
 from engine.core import without_label
@@ -112,11 +112,13 @@ def _chance(players: list[dict], seed: int | None,
 
 def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, actor: str,
                 now: datetime, domain: str, seats: list[SeatRow] | None = None,
-                clocks: dict | None = None, modes: dict[int, str] | None = None) -> Outcome:
+                clocks: dict | None = None, modes: dict[int, str] | None = None,
+                on_page: timedelta | None = None) -> Outcome:
     """A player's move: refused unless it is fresh (seq seen == head) and legal.
     ``seats``: the game's seat rows, when the caller has just read them (``load``); ``clocks``
     (``timekeeping.read_clocks``) and ``modes`` (seat -> turn-mail mode): read in the same
-    query as the seats, so ``queue_mail`` needs no query of its own.
+    query as the seats, so ``queue_mail`` needs no query of its own.  ``on_page``: the player
+    moved on the page, which shows what comes next; their mail about it waits that long.
 
     The seats, clocks and modes are read before the events.  They are projections that every
     command updates in the transaction of its event, together with ``games.head_seq``; so if
@@ -140,7 +142,8 @@ def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, act
     chosen = game.find_legal_action(state, seat, action)
     record_move(session, loaded, "MoveMade", seat, chosen, actor, now, seq_seen=seq_seen)
     play_bots(session, loaded, now)
-    owed = queue_mail(session, loaded, seat, now, domain, clocks=clocks, modes=modes)
+    owed = queue_mail(session, loaded, seat, now, domain, clocks=clocks, modes=modes,
+                      on_page=on_page)
     return Outcome(loaded.seq, owed, loaded, seat)  # the head after a reveal, if any
 
 
@@ -238,19 +241,23 @@ def is_fresh(loaded: Loaded, seat: int, seq_seen: int) -> bool:
                for e in later)
 
 
+# A move or undo decided on a state that is no longer the game's: said without event
+# numbers, which mean nothing to a player (the JSON answer carries the seq for programs).
+MOVED_ON = phrase("the game moved on since you looked at it: reload to see it as it is now")
+
+
 def _stale_message(loaded: Loaded, seat: int, action, seq_seen) -> Phrase:
     for event in loaded.since(max(seq_seen, 0)):
         if (event.kind == "MoveMade" and event.payload.get("seat") == seat
                 and event.payload.get("seq_seen") == seq_seen and isinstance(action, dict)
                 and event.payload.get("action") == without_label(action)):
             return phrase("this move was already recorded (double submit); nothing more was done")
-    return phrase("the game moved on: you saw seq {seen}, it is now at seq {now}; "
-                  "reload to see the current state", seen=seq_seen, now=loaded.seq)
+    return MOVED_ON
 
 
 def queue_mail(session: Session, loaded: Loaded, actor_seat: int | None, now: datetime,
                 domain: str, start: bool = False, clocks: dict | None = None,
-                modes: dict[int, str] | None = None) -> Owed:
+                modes: dict[int, str] | None = None, on_page: timedelta | None = None) -> Owed:
     """Outbox rows for what this event made owed (and the posts to the game's chat channel,
     when it has one), and the status projection.
 
@@ -258,6 +265,13 @@ def queue_mail(session: Session, loaded: Loaded, actor_seat: int | None, now: da
     engine's ``decision_key``), so sub-steps of one's own turn and other seats' secret choices
     in a simultaneous decision make no extra mail.  The end of a game is mailed to all, and
     reveals the game's seed (``reveal_if_over``).
+
+    ``on_page``: the acting seat moved on the play page, which now shows it the decision its
+    own move opened (the next step of its turn, or the next turn when its answer was the last
+    one awaited).  Its mail about that decision waits ``on_page`` (``deferred``) instead of
+    going out at once, where it would be dead on arrival as soon as the player answers on the
+    page; the delivery drops it if the decision closed meanwhile.  Other seats are mailed at
+    once.
 
     Everything the command writes from here on, with the events it appended
     (``Loaded.unstored``), is one write (``move_writes``: one statement on PostgreSQL); the
@@ -281,8 +295,11 @@ def queue_mail(session: Session, loaded: Loaded, actor_seat: int | None, now: da
             if owed and seat_row.notified_key != key:
                 notified.append((seat_row, key))
                 if start or wants_turn_mail(seat_row):
-                    outbox.append(_outbox_values(loaded, seat_row, "start" if start else "turn",
-                                                 now, domain))
+                    values = _outbox_values(loaded, seat_row, "start" if start else "turn",
+                                            now, domain)
+                    if on_page is not None and seat_row.seat == actor_seat:
+                        values = deferred(values, now + on_page)
+                    outbox.append(values)
             elif start:
                 outbox.append(_outbox_values(loaded, seat_row, "start", now, domain))
     # The mail above is of the event that ended the game (its seq); the reveal follows it.
@@ -298,9 +315,18 @@ def queue_mail(session: Session, loaded: Loaded, actor_seat: int | None, now: da
     ids = move_writes.execute(session, move_writes.Write(
         row.id, (row, status, seq, now), loaded.take_unstored(), clock_changes,
         [(seat_row, key, seq) for seat_row, key in notified], outbox))
+    due = [row_id for row_id, values in zip(ids, outbox) if values["next_attempt_at"] <= now]
     if topic is None:
-        return Owed(ids)
-    return Owed(ids, webhooks.queue(session, row, first_seq, seq, topic, now))
+        return Owed(due)
+    return Owed(due, webhooks.queue(session, row, first_seq, seq, topic, now))
+
+
+def deferred(values: dict, not_before: datetime) -> dict:
+    """An outbox row's values that wait until ``not_before``: no delivery is handed it after
+    the commit, and the sweep (``delivery.due_ids``), which takes a pending row once its next
+    attempt is due, sends it then, unless its decision closed meanwhile
+    (``delivery.withdrawn_mails``)."""
+    return {**values, "next_attempt_at": not_before}
 
 
 def channel_topic(loaded: Loaded, first_seq: int, status: str, new_decision: bool) -> str | None:

@@ -25,12 +25,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from engine import IllegalAction, get_game
-from engine.text import phrase, term
+from engine.text import counted, phrase, term
 from service.application import games, shares
 from service.store import preferences
 from service.store import randomness
 from service.store.db import Session
 from service.store.invitations import invitations_of, lock_pending, open_pending_games, reread
+from service.store.rematches import rematched_game
 from service.core import row_links
 from service.core.addresses import one_seat_each, same_person
 from service.store import timekeeping
@@ -274,8 +275,36 @@ def maybe_start(session: Session, pending: PendingGameRow, now: datetime,
     accepted = [i for i in invitations_of(session, pending.id) if i.status == "accepted"]
     if pending.status != "inviting" or len(accepted) < pending.players:
         return None
+    return _start(session, pending, accepted[:pending.players], now, domain)
+
+
+def start_with_accepted(session: Session, organiser: AccountRow, pending_id: str,
+                        now: datetime, domain: str) -> games.Outcome:
+    """The organiser starts the game with the players who have accepted so far, when the
+    game can be played by that many; the invitations still open are withdrawn (their links
+    then say the game has started).  Otherwise 409, and nothing changes."""
+    own_pending(session, organiser, pending_id)
+    pending = _lock(session, pending_id)
+    _still_inviting(pending)
+    accepted = [i for i in invitations_of(session, pending.id) if i.status == "accepted"]
+    game = get_game(pending.game)
+    if not game.min_players <= len(accepted) <= game.max_players:
+        raise InvitationError(409, counted(
+            "{game} needs at least {low} players; {n} has accepted so far",
+            "{game} needs at least {low} players; {n} have accepted so far", len(accepted),
+            game=term(game.title), low=game.min_players))
+    for invitation in invitations_of(session, pending.id):
+        if invitation.status == "pending":
+            invitation.status = "withdrawn"
+    pending.players = len(accepted)
+    return _start(session, pending, accepted, now, domain)
+
+
+def _start(session: Session, pending: PendingGameRow, accepted: list[InvitationRow],
+           now: datetime, domain: str) -> games.Outcome:
+    """Create the game of the accepted players (GameCreated, seats, start mail)."""
     players = [{"name": i.name, "email": i.email, "contribution": i.contribution}
-               for i in accepted[:pending.players]]
+               for i in accepted]
     if pending.seat_order == "random":
         secrets.SystemRandom().shuffle(players)
     # the clock as recorded, brought within today's bounds (``stored_clock``): a pending game
@@ -288,6 +317,9 @@ def maybe_start(session: Session, pending: PendingGameRow, now: datetime,
     if pending.language != preferences.DEFAULT_LANGUAGE:  # players may change it per game later
         for seat in range(len(players)):
             preferences.set_preference(session, game_id, seat, now, language=pending.language)
+    previous = rematched_game(session, pending.id)
+    if previous is not None:  # a rematch: each player keeps the mail settings they had
+        preferences.carry_over(session, previous, game_id, now)
     organiser = session.get(AccountRow, pending.organiser_id)
     admin_link.make_game_admin(session, organiser.email, game_id, now)
     return outcome

@@ -1,6 +1,7 @@
 """Seat-authorised commands: resolve a secret, run the command in one unit of work, dispatch."""
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import NamedTuple
 
 from engine.text import phrase
@@ -50,9 +51,11 @@ def load_for_secret(session: Session, svc: Services, secret: str) -> tuple[Loade
     return loaded, found.seat
 
 
-def make_move(svc: Services, secret: str, action, seq) -> Outcome:
+def make_move(svc: Services, secret: str, action, seq, on_page: bool = False) -> Outcome:
     """A seat's move, in one unit of work: the query that checks the secret (``_resolve``),
     the load's one read of the events, and the command's one write (``move_writes``).
+    ``on_page``: made on the play page, which shows the seat what its move opens next, so the
+    seat's mail about that waits (``page_wait``).
 
     A move that loses the race for the next seq to another command (``store.Conflict``, not a
     ``StaleMove``) is judged again on the new head: in a simultaneous decision, players who
@@ -61,7 +64,7 @@ def make_move(svc: Services, secret: str, action, seq) -> Outcome:
     decision is then refused as stale, as it would have been had it come second."""
     for attempt in range(RACES_RETRIED + 1):
         try:
-            outcome = _attempt(svc, secret, action, seq)
+            outcome = _attempt(svc, secret, action, seq, page_wait(svc) if on_page else None)
             break
         except StaleMove:
             raise
@@ -77,11 +80,18 @@ def make_move(svc: Services, secret: str, action, seq) -> Outcome:
 RACES_RETRIED = 8
 
 
-def _attempt(svc: Services, secret: str, action, seq) -> Outcome:
+def page_wait(svc: Services) -> timedelta:
+    """How long a seat's mail about a decision its own move on the page opened waits
+    (``CHASQUI_TURN_MAIL_WAIT``): long enough to answer on the page, short enough that a
+    player who left is still told soon."""
+    return timedelta(seconds=svc.settings.turn_mail_wait)
+
+
+def _attempt(svc: Services, secret: str, action, seq, on_page: timedelta | None) -> Outcome:
     """``found`` stays referenced until ``submit_move``'s load has found its game row in the
     session (the identity map holds rows only weakly)."""
     with svc.db.unit_of_work() as session:
         found = _resolve(session, svc.settings.secret_key, secret)
         return submit_move(session, found.game_id, found.seat, action, seq, f"seat:{found.seat}",
                            svc.clock(), svc.settings.mail_domain, seats=found.seats,
-                           clocks=found.clocks, modes=found.modes)
+                           clocks=found.clocks, modes=found.modes, on_page=on_page)

@@ -1,7 +1,7 @@
 """Why a move answered by mail came too late, told as a mail reader understands it.
 
 A refused move's reply mail is read away from the game, often hours later: "the game moved
-on: you saw seq 34, it is now at seq 35; reload" says neither what happened nor what to do,
+on: you saw seq 34, it is now at seq 35; reload" (as it once read) says neither what happened nor what to do,
 and there is nothing to reload in a mail.  So the reply path asks ``why_stale`` which of the
 things that make a seq stale happened since the answered mail -- the player already moved, the
 game ended or paused, it was taken back, others moved -- and says that, with what to do next.
@@ -12,6 +12,7 @@ from __future__ import annotations
 from engine.text import Phrase, phrase, term
 from service.store.history import REWIND_EVENTS, superseded_seqs
 from service.store.loading import Loaded
+from service.view.moments import movers
 
 # Other moves were recorded while this one waited, and this answer still fits the game.
 RACE_LOST = phrase("Other moves were recorded at the same moment as yours, so yours was not. "
@@ -21,9 +22,8 @@ RACE_LOST = phrase("Other moves were recorded at the same moment as yours, so yo
 def why_stale(loaded: Loaded, seat: int, seq_seen: int) -> Phrase:
     """The reason a move made on ``seq_seen`` (a seq the seat's answer named) is refused."""
     if not 0 < seq_seen <= loaded.seq:
-        return phrase("That mail is not from this game as it is now: it names seq {seen}, and "
-                      "the game has only reached seq {now}. Nothing was done; use the newest "
-                      "mail from the game.", seen=seq_seen, now=loaded.seq)
+        return phrase("That mail is not from this game as it is now: it names a point the game "
+                      "has not reached. Nothing was done; use the newest mail from the game.")
     if loaded.row.status == "finished" or loaded.game.outcome(loaded.state) is not None:
         return phrase("The game is over, so no more moves are taken. Nothing was done.")
     if loaded.row.status == "abandoned":
@@ -45,23 +45,11 @@ def why_stale(loaded: Loaded, seat: int, seq_seen: int) -> Phrase:
     if loaded.row.status == "paused":
         return phrase("The game is paused: no moves are taken until it goes on, and you will "
                       "get a mail when it does. Nothing was done.")
-    movers = _others_who_moved(loaded, later, seat)
-    if movers:
+    others = movers(later, [s.name for s in loaded.seats], besides=seat)
+    if others:
         return phrase("{players} moved since that mail, so the choice it asked for is over. "
                       "Nothing was done; the newest mail from the game shows what it asks now.",
-                      players=movers)
-    return phrase("The game went on since that mail (it was at seq {seen}, it is now at seq "
-                  "{now}). Nothing was done; the newest mail from the game shows what it asks now.",
-                  seen=seq_seen, now=loaded.seq)
+                      players=others)
+    return phrase("The game went on since that mail. Nothing was done; the newest mail from "
+                  "the game shows what it asks now.")
 
-
-def _others_who_moved(loaded: Loaded, later, seat: int) -> list[str]:
-    """The names of the other seats that moved (or timed out) since, once each, in order."""
-    names: list[str] = []
-    for event in later:
-        mover = event.payload.get("seat")
-        if (event.kind in ("MoveMade", "TurnTimedOut") and isinstance(mover, int)
-                and mover != seat and 0 <= mover < len(loaded.seats)
-                and loaded.seats[mover].name not in names):
-            names.append(loaded.seats[mover].name)
-    return names

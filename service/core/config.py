@@ -10,6 +10,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import secrets
+import sys
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 from pathlib import Path
@@ -53,6 +54,9 @@ class Settings:
     webhook_http_hosts: tuple[str, ...] = ()
     # The local mailbox served on purpose whatever the base URL (``CHASQUI_LOCAL_MAILBOX=on``).
     local_mailbox_on: bool = False
+    # Seconds a turn mail waits when the player's own move on the page opened the decision it
+    # asks about: the page already shows it, so the mail goes out only if it is left unanswered.
+    turn_mail_wait: int = 300
 
     @property
     def embedded_tasks(self) -> bool:
@@ -134,15 +138,55 @@ def default_base_url(env) -> str:
     return f"http://127.0.0.1:{env.get('PORT') or DEFAULT_PORT}"
 
 
-def from_env(env: dict[str, str] | None = None) -> Settings:
-    """Settings from ``env`` alone (tests pass one), or by default from ``configured()``."""
-    env = configured() if env is None else env
-    folder = instance_folder(env)
+class SettingError(ValueError):
+    """A setting whose value cannot work, said in one line that names the variable and how to
+    fix it: the CLI and the web entry point print it and exit 2, never a traceback."""
+
+    EXIT_CODE = 2
+
+    def __init__(self, env, name: str, rule: str, shown: str | None = None):
+        """``shown``: the value as the line may show it (a URL's password left out)."""
+        value = env.get(name)
+        where = settings_file(env) if value == file_settings(env).get(name) else "the environment"
+        super().__init__(f"{name}={shown or repr(value)} is not a valid setting: {rule}. Fix it in "
+                         f"{where} (./chasqui config lists every setting).")
+
+
+# The databases the service can use: the URL's scheme, after the spellings hosts hand out
+# are brought to the driver the service installs (``_database_url``).
+DATABASE_SCHEMES = ("sqlite", "postgresql+psycopg")
+
+
+def _database_url(env, folder: Path) -> str:
     database_url = env.get("CHASQUI_DATABASE_URL") or f"sqlite:///{folder / 'chasqui.sqlite3'}"
     if database_url.startswith("postgres://"):  # the spelling some hosts hand out
         database_url = "postgresql://" + database_url[len("postgres://"):]
     if database_url.startswith("postgresql://"):
         database_url = "postgresql+psycopg://" + database_url[len("postgresql://"):]
+    if database_url.split("://", 1)[0] not in DATABASE_SCHEMES or "://" not in database_url:
+        raise SettingError(env, "CHASQUI_DATABASE_URL",
+                           "it must start with sqlite:/// (a file) or postgresql:// "
+                           "(user:password@host/database)",
+                           shown=repr(database_url.split("://", 1)[0] + "://…"))
+    return database_url
+
+
+def _whole(env, name: str, default: int, low: int = 0, high: int = 10 ** 9) -> int:
+    """A whole-number setting within [low, high]; unset or empty: ``default``."""
+    raw = (env.get(name) or "").strip()
+    if not raw:
+        return default
+    if not (raw.isascii() and raw.isdigit()) or not low <= int(raw) <= high:
+        raise SettingError(env, name, f"it must be a whole number from {low} to {high}")
+    return int(raw)
+
+
+def from_env(env: dict[str, str] | None = None) -> Settings:
+    """Settings from ``env`` alone (tests pass one), or by default from ``configured()``.
+    A value that cannot work raises ``SettingError`` here, before anything starts."""
+    env = configured() if env is None else env
+    folder = instance_folder(env)
+    database_url = _database_url(env, folder)
     base_url = (env.get("CHASQUI_BASE_URL") or default_base_url(env)).rstrip("/")
     domain = env.get("CHASQUI_MAIL_DOMAIN") or base_url.split("//", 1)[-1].split("/")[0].split(":")[0]
     return Settings(
@@ -157,15 +201,26 @@ def from_env(env: dict[str, str] | None = None) -> Settings:
         queue=env.get("CHASQUI_QUEUE") or "chasqui",
         inbound_token=env.get("CHASQUI_INBOUND_TOKEN") or None,
         inbound_address=env.get("CHASQUI_INBOUND_ADDRESS") or "play",
-        signin_per_hour=int(env.get("CHASQUI_SIGNIN_PER_HOUR") or 5),
-        invites_per_day=int(env.get("CHASQUI_INVITES_PER_DAY") or 50),
+        signin_per_hour=_whole(env, "CHASQUI_SIGNIN_PER_HOUR", 5),
+        invites_per_day=_whole(env, "CHASQUI_INVITES_PER_DAY", 50),
         rate_limit=env.get("CHASQUI_RATE_LIMIT") or "1000 per minute",
-        proxy_hops=int(env.get("CHASQUI_PROXY_HOPS") or 0),
-        port=int(env.get("PORT") or DEFAULT_PORT),
+        proxy_hops=_whole(env, "CHASQUI_PROXY_HOPS", 0, high=100),
+        port=_whole(env, "PORT", DEFAULT_PORT, low=1, high=65535),
         webhook_http_hosts=tuple(h.strip() for h in (env.get("CHASQUI_WEBHOOK_HTTP_HOSTS") or "")
                                  .split(",") if h.strip()),
         local_mailbox_on=(env.get("CHASQUI_LOCAL_MAILBOX") or "").strip().lower() == "on",
+        turn_mail_wait=_whole(env, "CHASQUI_TURN_MAIL_WAIT", 300, high=7 * 24 * 3600),
     )
+
+
+def settings_or_exit() -> Settings:
+    """The process's settings, for an entry point (the web app, the workers): a setting that
+    cannot work ends the process with its one line on stderr and exit code 2, no traceback."""
+    try:
+        return from_env()
+    except SettingError as error:
+        print(f"Error: {error}", file=sys.stderr)
+        raise SystemExit(SettingError.EXIT_CODE) from None
 
 
 # Each variable and the setting it makes (``chasqui config`` lists them in this order);
@@ -180,6 +235,7 @@ VARIABLES = {
     "CHASQUI_INVITES_PER_DAY": "invites_per_day", "CHASQUI_RATE_LIMIT": "rate_limit",
     "CHASQUI_PROXY_HOPS": "proxy_hops", "CHASQUI_WEBHOOK_HTTP_HOSTS": "webhook_http_hosts",
     "CHASQUI_LOCAL_MAILBOX": "local_mailbox_on",
+    "CHASQUI_TURN_MAIL_WAIT": "turn_mail_wait",
 }
 SECRETS = {"CHASQUI_SECRET_KEY", "CHASQUI_ADMIN_TOKEN", "CHASQUI_INBOUND_TOKEN"}
 

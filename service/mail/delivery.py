@@ -125,7 +125,7 @@ def _deliver(db: Database, settings, outbox_id: int, now: datetime, transport) -
         loaded = load(session, row.game_id, upto=row.seq)
         siblings = ([] if row.kind == "digest"
                     else mail_reads.lock_due_siblings(session, row, now, BATCH_LIMIT))
-        withdrawn = withdrawn_reminders(session, loaded, [row, *siblings])
+        withdrawn = withdrawn_mails(session, loaded, [row, *siblings])
         if row in withdrawn:
             return row.status
         siblings = [sibling for sibling in siblings if sibling not in withdrawn]
@@ -164,29 +164,45 @@ def _sibling_sent(settings, transport, session, loaded, sibling: OutboxRow, now:
         return False
 
 
-def withdrawn_reminders(session, loaded, rows: list[OutboxRow]) -> list[OutboxRow]:
-    """The reminders among ``rows`` whose decision closed after they were queued (the seat
-    moved, the game paused or ended), marked ``cancelled`` and not to be sent: a reminder says
-    the move is still open, and one that waited (behind a broker outage, or a relay's 4xx and
-    its backoff) must not arrive after the player moved.  ``loaded``: the game at the rows'
-    seq; its row is the game as it is now, and the seat's clock holds the decision open now."""
-    reminders = [row for row in rows if row.kind.startswith("reminder")]
-    if not reminders:
+def withdrawn_mails(session, loaded, rows: list[OutboxRow]) -> list[OutboxRow]:
+    """The reminders and the turn mails that waited among ``rows`` whose decision closed
+    after they were queued, marked ``cancelled`` and not to be sent: both ask for a move that
+    is still open, and one that waited must not arrive after the player moved, its links
+    already stale.  A reminder may wait behind a broker outage or a relay's 4xx and its
+    backoff; a turn mail waits when it was deferred while its player was on the page
+    (``games.deferred``) or retried after a temporary failure (``waited``).  Both are also
+    withdrawn when the game paused or ended, and a turn mail when a later mail asked its seat
+    again (a resume, a rollback: the seat's ``decision_seq`` moved past the row's seq), whose
+    links the older mail's would contradict.  ``loaded``: the game at the rows' seq; its row
+    and seats are the game as it is now, and the seat's clock holds the decision open now."""
+    asking = [row for row in rows
+              if row.kind.startswith("reminder") or (row.kind == "turn" and waited(row))]
+    if not asking:
         return []
     game, state = loaded.game, loaded.state
     acting = game.to_act(state)
-    then = {row.seat: game.decision_key(state, row.seat) for row in reminders
+    then = {row.seat: game.decision_key(state, row.seat) for row in asking
             if row.seat in acting}
     now_open = ({} if loaded.row.status != "active"
                 else mail_reads.open_decision_keys(session, loaded.row.id, sorted(then)))
-    withdrawn = [row for row in reminders
-                 if row.seat not in then or now_open.get(row.seat) != then[row.seat]]
+    withdrawn = [row for row in asking
+                 if row.seat not in then or now_open.get(row.seat) != then[row.seat]
+                 or (row.kind == "turn" and loaded.seats[row.seat].decision_seq != row.seq)]
     for row in withdrawn:
-        row.status, row.last_error = "cancelled", WITHDRAWN
+        row.status = "cancelled"
+        row.last_error = WITHDRAWN if row.kind.startswith("reminder") else ANSWERED
     return withdrawn
 
 
+def waited(row: OutboxRow) -> bool:
+    """Was the row due later than it was written (deferred, or backed off after a temporary
+    failure)?  A turn mail handed to its delivery right after its commit was not: it is of
+    the decision open now, and needs no look at the seat's clock."""
+    return row.next_attempt_at != row.created_at
+
+
 WITHDRAWN = "not sent: the decision closed before the reminder went out"
+ANSWERED = "not sent: the decision closed before the mail went out"
 
 
 def _deliver_row(settings, transport, session, loaded, row: OutboxRow, now: datetime,
@@ -385,7 +401,7 @@ def deliver_many(db: Database, settings, outbox_ids, now: datetime,
                 loaded = None if key[0] == "digest" else load(session, key[0], upto=key[1],
                                                                 seats=batch.seats.get(key[0]))
                 if loaded is not None:
-                    withdrawn = withdrawn_reminders(session, loaded, group)
+                    withdrawn = withdrawn_mails(session, loaded, group)
                     statuses.update((row.id, row.status) for row in withdrawn)
                     group = groups[key] = [row for row in group if row not in withdrawn]
                 deadlines = {} if loaded is None else deadlines_for(session, loaded, group)

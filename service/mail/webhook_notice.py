@@ -2,7 +2,8 @@
 until when, and the spectator link.
 
 Built from the public view only, as the game's Atom feed is (``service.view.feeds``): a move
-is "Ana made a move", never what was chosen; no seat's link, secret or private view.  Table
+is told by what the public view shows it did ("Dee left the temple with 7 gems"), never by
+what a seat chose in secret; no seat's link, secret or private view.  Table
 talk (for a hook that asked for it) and vacations are told too: every seat reads them, and
 the channel is the table's.  A pure function of the post's row and the game at its seq, so a
 retry says the same."""

@@ -123,7 +123,9 @@ def seed_of(first: Event) -> int:
 def setup(game: Game, first: Event) -> dict:
     """The state right after GameCreated ``first``."""
     start = created([first])
-    return game.setup(start["players"], seed_of(first), start["options"])
+    state = game.setup(start["players"], seed_of(first), start["options"])
+    game.keep_rules_version(state, start.get("rules_version"))
+    return state
 
 
 def rebuild(events: list[Event]) -> tuple[Game, dict]:

@@ -204,11 +204,14 @@ class DigestRow(Base):
 
 
 class RematchRow(Base):
-    """A finished game's rematch: the second player to ask is sent to the same new game."""
+    """A finished game's rematch: the pending game its players are invited to (the one who
+    asked organises it), so a second player to ask finds the same one.  Rows from before
+    rematches asked anyone name the new game only (``new_game_id``, no ``pending_id``)."""
     __tablename__ = "rematches"
 
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
-    new_game_id: Mapped[str] = mapped_column(String(32))
+    new_game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    pending_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 

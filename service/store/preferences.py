@@ -154,3 +154,20 @@ def modes_of_game(session: Session, game_id: str) -> dict[int, str]:
     """seat -> stored mail mode, for the seats of the game that have a preference row: every
     seat's turn-mail choice in one query instead of one ``preference`` per seat."""
     return {seat: mode for seat, mode in session.execute(_GAME_MODES, {"game_id": game_id})}
+
+
+def carry_over(session: Session, old_game_id: str, new_game_id: str, now: datetime) -> None:
+    """A rematch's players keep the mail mode and language they chose in the game before:
+    each new seat takes the old seat's setting of the same address (seats differ: a
+    rematch rotates them, and a player who declined is not there)."""
+    old_seats = {normal_address(s.email): s.seat for s in _seats_of_game(session, old_game_id)}
+    for seat in _seats_of_game(session, new_game_id):
+        old_seat = old_seats.get(normal_address(seat.email))
+        kept = None if old_seat is None else preference(session, old_game_id, old_seat)
+        if kept is not None:
+            set_preference(session, new_game_id, seat.seat, now, mode=kept.mode,
+                           language=kept.language)
+
+
+def _seats_of_game(session: Session, game_id: str) -> list[SeatRow]:
+    return list(session.scalars(select(SeatRow).where(SeatRow.game_id == game_id)))

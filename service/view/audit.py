@@ -15,13 +15,16 @@ from datetime import datetime
 from typing import Any
 
 from engine.core import canonical_json
-from engine.text import Phrase, render
+from engine.text import N_, Phrase, counted, phrase, render, term
 from service.view.actors import actor_name, address_of
+from service.view.i18n import translate
+from service.view.moments import back_to
 from service.view.notices import undone_moves
 from service.store.fairness import is_over
 from service.store.imports import IMPORT_EVENT
 from service.store.loading import Loaded
-from service.store.history import ENGINE_EVENTS, REWIND_EVENTS, rebuild, superseded_seqs
+from service.store.history import (ENGINE_EVENTS, REVEAL_EVENT, REWIND_EVENTS, rebuild,
+                                   superseded_seqs)
 from service.store.events import GENESIS, Event, digest_of, verify_chain
 from service.store.organisers import Organiser
 
@@ -110,44 +113,89 @@ def public_views(loaded: Loaded) -> list[dict]:
 
 
 def describe(loaded: Loaded, index: int, reveal: bool) -> str:
-    """What event ``index`` did, in words."""
+    """What event ``index`` did, in English words (the JSON's ``words``): the page's phrase
+    in English, game terms named as the English catalog names them ("3 corn", not "corn3")."""
+    return translate("en", described(loaded, index, reveal))
+
+
+def described(loaded, index: int, reveal: bool) -> dict:
+    """What event ``index`` did, as a phrase, so the admin page's log reads in the page's
+    language; its English rendering is the audit's ``words`` (``describe``), which the JSON
+    keeps.  Seats are named by their players, points of the game by the move they follow and
+    their step of the record, never by a number counted from 0."""
     event = loaded.events[index]
     names = [s.name for s in loaded.seats]
     p = event.payload
 
-    def seat_name(seat) -> str:
-        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
+    def seat_name(seat):
+        if isinstance(seat, int) and 0 <= seat < len(names):
+            return names[seat]
+        return term("an unknown seat")
+
+    def reasoned(text: dict) -> dict:
+        return phrase("{what}. Reason: {reason}", what=text, reason=p["reason"]) \
+            if p.get("reason") else text
 
     if event.kind == "GameCreated":
-        return (f"created a game of {loaded.game.title} for {', '.join(p.get('players', []))} "
-                f"(rules version {p.get('rules_version')})")
+        return phrase("created a game of {game} for {players} (rules version {version})",
+                      game=term(loaded.game.title), players=", ".join(p.get("players", [])),
+                      version=str(p.get("rules_version")))
     if event.kind == "MoveMade":
         who = seat_name(p.get("seat"))
         if event.actor == "bot":
-            who = f"the bot playing {who}"
+            who = phrase("the bot playing {player}", player=who)
         if reveal:
-            return f"{who}: {p.get('label') or canonical_json(p.get('action'))}"
-        return f"{who} made a move"
+            return phrase("{player}: {move}", player=who,
+                          move=p.get("say") or p.get("label") or canonical_json(p.get("action")))
+        return phrase("{player} made a move", player=who)
     if event.kind == "TurnTimedOut":
-        return f"{seat_name(p.get('seat'))}'s turn timed out"
+        return phrase("{player}'s turn timed out", player=seat_name(p.get("seat")))
     if event.kind in REWIND_EVENTS:
-        undone = undone_moves(loaded.events, event.seq)
-        listed = ", ".join(f"seq {e.seq} ({seat_name(e.payload.get('seat'))})" for e in undone)
-        verb = "rolled the game back" if event.kind == "RolledBack" else "took back a move:"
-        text = f"{verb} to seq {p.get('to_seq')}; undone: {listed or 'nothing'}"
-        return text + (f". Reason: {p['reason']}" if p.get("reason") else "")
+        undone = [phrase("{player}'s move at step {n}", n=e.seq,
+                         player=seat_name(e.payload.get("seat")))
+                  for e in undone_moves(loaded.events, event.seq)]
+        template = (N_("rolled the game back to step {n} ({point}); undone: {moves}")
+                    if event.kind == "RolledBack"
+                    else N_("took back a move: back to step {n} ({point}); undone: {moves}"))
+        return reasoned(phrase(template, n=p.get("to_seq"),
+                               point=back_to(loaded.events, p.get("to_seq", 0), names),
+                               moves=undone or term("nothing")))
     if event.kind == "SeatReplaced":
-        return (f"gave seat {p.get('seat')} ({p.get('previous_name')}) to {p.get('name')} "
-                f"<{newcomer_address(event)}>; the old links are revoked")
+        return phrase("gave {old}'s seat to {new} <{email}>; the old links are revoked",
+                      old=str(p.get("previous_name")), new=str(p.get("name")),
+                      email=newcomer_address(event))
     if event.kind == "SeatBotted":
-        return f"handed seat {p.get('seat')} ({p.get('name')}) to a bot"
+        return phrase("handed {player}'s seat to a bot", player=str(p.get("name")))
     if event.kind == IMPORT_EVENT:
-        return f"imported the game; its export ended at hash {p.get('source_last_hash')}"
-    words = {"GamePaused": "paused the game", "GameResumed": "resumed the game",
-             "GameAbandoned": "abandoned the game"}.get(event.kind)
+        return phrase("imported the game; its export ended at hash {hash}",
+                      hash=str(p.get("source_last_hash")))
+    words = {"GamePaused": N_("paused the game"), "GameResumed": N_("resumed the game"),
+             "GameAbandoned": N_("abandoned the game")}.get(event.kind)
     if words:
-        return words + (f". Reason: {p['reason']}" if p.get("reason") else "")
-    return f"{event.kind} {canonical_json({k: v for k, v in p.items() if k != 'schema_version'})}"
+        return reasoned(term(words))
+    table = _table_words(event, seat_name)
+    if table is not None:
+        return table
+    return phrase("{kind} {payload}", kind=event.kind, payload=canonical_json(
+        {k: v for k, v in p.items() if k != "schema_version"}))
+
+
+def _table_words(event, seat_name) -> Phrase | None:
+    """The words for an event around the play (a vacation, table talk, the seed's reveal),
+    None for any other: a seat by its player, vacation days whole, table talk not quoted
+    (the log is not where the table's conversation is read)."""
+    p = event.payload
+    if event.kind == "VacationStarted":
+        return counted("{player} went on vacation, {n} vacation day left",
+                       "{player} went on vacation, {n} vacation days left",
+                       int(p.get("days_left") or 0), player=seat_name(p.get("seat")))
+    if event.kind == "VacationEnded":
+        return phrase("{player}'s vacation ended", player=seat_name(p.get("seat")))
+    if event.kind == "MessagePosted":
+        return phrase("{player} wrote to the table", player=seat_name(p.get("seat")))
+    if event.kind == REVEAL_EVENT:
+        return term("revealed the game's seed: anyone may now check every card and move")
+    return None
 
 
 def shows_secrets(loaded: Loaded, site_admin: bool) -> bool:

@@ -1,8 +1,9 @@
 """Atom feeds (RFC 4287): a game's public news, and a player's games.
 
-Both are built from the public view only (``seat=None``): a move is told as "Ana made a move"
-(its label may name a secret choice), a timeout without the move the game chose, a rollback
-by the seq it went back to, table talk and vacations not at all (the spectator page shows
+Both are built from the public view only (``seat=None``): a move is told by what the public
+view shows it did ("Dee left the temple with 7 gems", ``service.view.told``), never by its
+label (which may name a secret choice), a timeout the same way, a rollback by the move it
+went back to, table talk and vacations not at all (the spectator page shows
 neither).  After each event an entry says whom the game waits for, or that it is over and who
 won: the spectator page says the same.  The player's feed is the same news of each of their
 games, and says when the game waits for them: less than their seat sees, because a feed reader
@@ -10,7 +11,9 @@ keeps its feeds on its own servers, where a secret would not stay one.
 
 An entry's id is a tag URI (RFC 4151) of the service's host, the day the game began, the game
 and the event's seq (and the seat, in a player's feed, whose entries say "your turn"): events
-never change, so neither does the entry, and its ``updated`` is the event's recorded time."""
+never change, so neither does the entry, and its ``updated`` is the event's recorded time.  An
+entry links the game's story at its event (``/watch/<token>/history?step=<n>``), where the
+board shows what every player could see right after it."""
 from __future__ import annotations
 
 import logging
@@ -27,9 +30,10 @@ from service.store.events import utc
 from service.store.history import REVEAL_EVENT
 from service.store.loading import Loaded, NotFound, load
 from service.store.preferences import seats_of
-from service.view.audit import states_after_each
+from service.view.told import sentences, told_events
 from service.view.i18n import translate
 from service.view.actors import actor_name
+from service.view.moments import back_to
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +54,10 @@ class News:
     waiting_for: tuple[int, ...]
 
 
-def _said(kind: str, event, names: list[str]) -> dict | None:
-    """What happened, in public words; None for an event the spectator is not told of."""
+def _said(kind: str, event, names: list[str], words: list, events) -> dict | None:
+    """What happened, in public words; None for an event the spectator is not told of.
+    ``words``: what a move did, as ``told.told_events`` tells it; ``events``: the game's, to
+    say whose move a rollback went back to."""
     p = event.payload
 
     def name(seat) -> str:
@@ -60,11 +66,15 @@ def _said(kind: str, event, names: list[str]) -> dict | None:
     if kind == "GameCreated":
         return phrase("The game began: {players}.", players=list(names))
     if kind == "MoveMade":
-        return phrase("{player} made a move.", player=name(p.get("seat")))
+        return sentences(words) if words else phrase("{player} made a move.",
+                                                      player=name(p.get("seat")))
     if kind == "TurnTimedOut":
-        return phrase("{player}'s time ran out; the game chose for them.", player=name(p.get("seat")))
+        ran_out = phrase("{player}'s time ran out; the game chose for them.",
+                         player=name(p.get("seat")))
+        return sentences([ran_out, *words])
     if kind == "RolledBack":
-        return phrase("The game was taken back to seq {seq}.", seq=p.get("to_seq"))
+        return phrase("The game was taken back to {point}.",
+                      point=back_to(events, p.get("to_seq", 0), names))
     if kind == "Undone":
         return phrase("{player} took back a move.", player=actor_name(event.actor, names))
     if kind == "SeatReplaced":
@@ -73,6 +83,12 @@ def _said(kind: str, event, names: list[str]) -> dict | None:
     if kind == "SeatBotted":
         return phrase("A bot now plays for {player}.", player=p.get("name", "?"))
     return EVENT_WORDS.get(kind)
+
+
+def public_words(event, names: list[str], words: list, events) -> dict | None:
+    """What ``event`` did in public words (its feed entry's title), or None for an event the
+    feed leaves out; ``words`` as ``told.told_events`` gives them, ``events`` the game's."""
+    return _said(event.kind, event, names, words, events)
 
 
 EVENT_WORDS = {"GamePaused": phrase("The game was paused."),
@@ -99,9 +115,9 @@ def game_news(loaded: Loaded, latest: int) -> list[News]:
     game, names = loaded.game, [s.name for s in loaded.seats]
     news: list[News] = []
     stopped = False
-    for event, state in states_after_each(loaded):
+    for event, state, words in told_events(loaded):
         stopped = STOPS.get(event.kind, stopped)
-        title = _said(event.kind, event, names)
+        title = _said(event.kind, event, names, words, loaded.events)
         if title is None:
             continue
         summary, waiting = _where_it_stands(game, state, names, not stopped)
@@ -132,7 +148,8 @@ def _entry(settings: Settings, loaded: Loaded, item: News, language: str, entry_
     if extra is not None:
         summary = f"{summary} {translate(language, extra)}"
     return {"id": entry_id, "title": translate(language, title), "summary": summary,
-            "updated": _rfc3339(item.recorded_at), "link": _watch_url(settings, loaded.row.id),
+            "updated": _rfc3339(item.recorded_at),
+            "link": f"{_watch_url(settings, loaded.row.id)}/history?step={item.seq}",
             "when": utc(item.recorded_at)}
 
 

@@ -2,8 +2,9 @@
 
 A pure function of the events up to the outbox row's seq, like the rest of the message, so a
 retried delivery renders the same words.  It never names what another seat chose: a move that
-was undone may have been a secret choice, so only its seat and seq are told, and the
-recipient's own undone moves by their phrase.
+was undone may have been a secret choice, so only whose moves they were is told, and the
+recipient's own undone moves by their phrase; where the game went back to is told by the move
+it went back to (``moments``), never by an event's number.
 
 The sentences are phrases (``engine.text``), translated where the mail is rendered in its
 reader's language; who acted is named as ``actors.actor_name`` names them."""
@@ -13,6 +14,7 @@ from engine.text import Phrase, counted, phrase, term
 from service.store.history import effective_moves
 from service.store.organisers import Organiser
 from service.view.actors import actor_name
+from service.view.moments import back_to, undone_by
 
 REWIND_KINDS = {"rollback": "RolledBack", "undone": "Undone"}
 REASON_KINDS = {"paused": "GamePaused", "abandoned": "GameAbandoned", "resumed": "GameResumed"}
@@ -78,14 +80,12 @@ def _reason(event) -> list[Phrase]:
 def _rewound(loaded, event, seat: int | None, organiser: Organiser | None) -> list[Phrase]:
     names = _names(loaded)
     who = actor_name(event.actor, names, organiser)
-    parts = [phrase("The game was taken back to seq {seq} by {who}.",
-                    seq=event.payload["to_seq"], who=who)]
+    to_seq = event.payload["to_seq"]
+    parts = [phrase("The game was taken back to {point} by {who}.",
+                    point=back_to(loaded.events, to_seq, names), who=who)]
     undone = undone_moves(loaded.events, event.seq)
-    listed = [phrase("{player} (seq {seq})", player=names[e.payload["seat"]], seq=e.seq)
-              for e in undone if 0 <= e.payload.get("seat", -1) < len(names)]
     if undone:
-        parts.append(counted("Undone: {n} move by {players}.",
-                             "Undone: {n} moves by {players}.", len(undone), players=listed))
+        parts.append(undone_by(undone, names))
     own = [_said(e) for e in undone if e.payload.get("seat") == seat]
     if own:
         parts.append(counted("Your undone move: {moves}.", "Your undone moves: {moves}.",

@@ -2,8 +2,9 @@
 
 A game's presentation is one folder, ``service/view/games/<engine name>/``: its ``__init__``
 declares a ``PRESENTATION`` (option and standing-order choices with their labels, its gettext
-domain, the texts made at run time that its catalog must hold), and an optional ``board``
-module beside it draws its table.  Its page and mail templates are ``templates/games/<engine
+domain, the texts made at run time that its catalog must hold), an optional ``board``
+module beside it draws its table, and an optional ``news`` module tells in words what a move
+did, for a game whose public view keeps no log.  Its page and mail templates are ``templates/games/<engine
 name>/``.  The service asks here and names no game, so adding a game is its engine folder, its
 presentation folder and its templates and catalog domain; a game without a folder gets
 ``DEFAULT`` (the generic templates, no choices, and no catalog: its engine's texts are shown
@@ -77,6 +78,15 @@ def board(name: str) -> ModuleType | None:
     if name not in GAMES or _folder(name) is None:
         return None
     return _optional(f"{PACKAGE}.{name}.board")
+
+
+@lru_cache(maxsize=None)
+def news(name: str) -> ModuleType | None:
+    """The registered game ``name``'s own telling of what a move did in public
+    (``service/view/games/<name>/news.py``), for a game whose view keeps no log of its own."""
+    if name not in GAMES or _folder(name) is None:
+        return None
+    return _optional(f"{PACKAGE}.{name}.news")
 
 
 def gettext_domains() -> tuple[str, ...]:

@@ -50,6 +50,7 @@ def seat_context(settings: Settings, loaded: Loaded, seat: int | None) -> dict:
         "to_act": to_act,
         "to_act_names": [loaded.seats[s].name for s in to_act],
         "outcome": game.outcome(state),
+        "breakdown": game.score_breakdown(state),  # where each final score came from
         "status": loaded.row.status,
         "pace": pace_label(loaded.row.pace),  # the organiser's pace, a catalog text or None
         "actions": [],

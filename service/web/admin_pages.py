@@ -19,25 +19,20 @@ from flask_babel import gettext as _
 from werkzeug.exceptions import NotFound as HTTPNotFound
 
 from engine import GAMES, IllegalAction
-from engine.core import canonical_json
 from engine.text import phrase, term
 from service.store import fairness
-from service.store.imports import IMPORT_EVENT
 from service.mail import mailer
 from service.web import sessions
 from service.application import admin_auth as auth
 from service.application import admin_link
 from service.application import admin_commands as commands
 from service.application import seat_offers
-from service.view.audit import audit, newcomer_address, shows_secrets
-from service.view.notices import undone_moves
+from service.view.audit import audit, described, shows_secrets
 from service.web.extensions import own_limit, services
 from service.web.errors import told
 from service.web import read_traces
 from service.store.loading import Loaded, NotFound, load
 from service.store import privileged_reads
-from service.store.history import REWIND_EVENTS
-from service.view.i18n import N_
 from service.store.organisers import organiser_of
 from service.store.game_lists import admin_games
 from service.store.seats import game_seats
@@ -248,61 +243,6 @@ def dashboard():
                            limit=LIST_LIMIT)
 
 
-def described(loaded, index: int, reveal: bool) -> dict:
-    """``service.view.audit.describe`` as a phrase, so the log reads in the page's language
-    (its English rendering is the audit's ``words``, which the JSON keeps; a test checks
-    that they agree)."""
-    event = loaded.events[index]
-    names = [s.name for s in loaded.seats]
-    p = event.payload
-
-    def seat_name(seat):
-        if isinstance(seat, int) and 0 <= seat < len(names):
-            return names[seat]
-        return phrase("seat {seat}", seat=seat)
-
-    def reasoned(text: dict) -> dict:
-        return phrase("{what}. Reason: {reason}", what=text, reason=p["reason"]) \
-            if p.get("reason") else text
-
-    if event.kind == "GameCreated":
-        return phrase("created a game of {game} for {players} (rules version {version})",
-                      game=term(loaded.game.title), players=", ".join(p.get("players", [])),
-                      version=str(p.get("rules_version")))
-    if event.kind == "MoveMade":
-        who = seat_name(p.get("seat"))
-        if event.actor == "bot":
-            who = phrase("the bot playing {player}", player=who)
-        if reveal:
-            return phrase("{player}: {move}", player=who,
-                          move=p.get("say") or p.get("label") or canonical_json(p.get("action")))
-        return phrase("{player} made a move", player=who)
-    if event.kind == "TurnTimedOut":
-        return phrase("{player}'s turn timed out", player=seat_name(p.get("seat")))
-    if event.kind in REWIND_EVENTS:
-        undone = [phrase("seq {seq} ({player})", seq=e.seq, player=seat_name(e.payload.get("seat")))
-                  for e in undone_moves(loaded.events, event.seq)]
-        template = ("rolled the game back to seq {seq}; undone: {moves}"
-                    if event.kind == "RolledBack" else "took back a move: to seq {seq}; undone: {moves}")
-        return reasoned(phrase(template, seq=str(p.get("to_seq")),
-                               moves=undone or term("nothing")))
-    if event.kind == "SeatReplaced":
-        return phrase("gave seat {seat} ({old}) to {new} <{email}>; the old links are revoked",
-                      seat=str(p.get("seat")), old=str(p.get("previous_name")),
-                      new=str(p.get("name")), email=newcomer_address(event))
-    if event.kind == "SeatBotted":
-        return phrase("handed seat {seat} ({player}) to a bot", seat=str(p.get("seat")),
-                      player=str(p.get("name")))
-    if event.kind == IMPORT_EVENT:
-        return phrase("imported the game; its export ended at hash {hash}",
-                      hash=str(p.get("source_last_hash")))
-    words = {"GamePaused": N_("paused the game"), "GameResumed": N_("resumed the game"),
-             "GameAbandoned": N_("abandoned the game")}.get(event.kind)
-    if words:
-        return reasoned(term(words))
-    return phrase("{kind} {payload}", kind=event.kind, payload=canonical_json(
-        {k: v for k, v in p.items() if k != "schema_version"}))
-
 
 @bp.get("/games/<game_id>")
 @game_admin_required
@@ -341,7 +281,7 @@ def time_travel(game_id: str, seq: int):
     with svc.db.reading() as session:
         head = load(session, game_id)
         if not 1 <= seq <= head.seq:
-            abort(404, _("seq must be from 1 to %(head)s", head=head.seq))
+            abort(404, _("step must be from 1 to %(head)s", head=head.seq))
         if seat_arg != "":
             if not g.admin.may_see_seats:
                 abort(403)
@@ -390,11 +330,13 @@ def import_game():
 
 # --- commands ----------------------------------------------------------------------------------
 
-def _form_int(name: str, required: bool = True) -> int | None:
+def _form_int(name: str, required: bool = True, what=None) -> int | None:
+    """The form's field ``name`` as a whole number; a refusal calls it ``what`` (the words
+    the form's label uses) when the field's name is no word an admin reads."""
     value = request.form.get(name, "").strip()
     if not value and not required:
         return None
-    return whole_number(value, name)
+    return whole_number(value, what or name)
 
 
 def _run(game_id: str, command, done: str, **kwargs):
@@ -411,8 +353,8 @@ def _run(game_id: str, command, done: str, **kwargs):
 @game_admin_required
 @outside_the_game
 def rollback(game_id: str):
-    to_seq = _form_int("to_seq")
-    return _run(game_id, commands.rollback, _("Rolled back to seq %(seq)s; every player was mailed.", seq=to_seq),
+    to_seq = _form_int("to_seq", what=term("the step to go back to"))
+    return _run(game_id, commands.rollback, _("Rolled back to step %(seq)s of the record; every player was mailed.", seq=to_seq),
                 to_seq=to_seq, reason=request.form.get("reason", ""), actor=g.admin.actor,
                 expected_seq=_form_int("seq", required=False))
 
@@ -449,15 +391,16 @@ def replace_seat(game_id: str, seat: int):
             g.admin, svc.clock(), svc.settings.mail_domain,
             expected_seq=_form_int("seq", required=False))
         name, address = offered.offer.name, offered.offer.email
+        player = offered.offer.previous_name
     mailer.dispatch(svc, offered.mail_ids)
-    flash(_("Seat %(seat)s was offered to %(name)s (%(address)s); the seat changes when they "
-            "accept. Until then its player keeps it; they were told.", seat=seat, name=name,
-            address=address), "ok")
+    flash(_("%(player)s's seat was offered to %(name)s (%(address)s); the seat changes when "
+            "they accept. Until then %(player)s keeps it and was told.", player=player,
+            name=name, address=address), "ok")
     return redirect(url_for("admin.game_page", game_id=game_id), 303)
 
 
 @bp.post("/games/<game_id>/seats/<int:seat>/bot")
 @game_admin_required
 def bot_seat(game_id: str, seat: int):
-    return _run(game_id, commands.bot_seat, _("Seat %(seat)s is now played by a bot.", seat=seat), seat=seat,
+    return _run(game_id, commands.bot_seat, _("Seat %(seat)s is now played by a bot.", seat=seat + 1), seat=seat,
                 admin=g.admin, expected_seq=_form_int("seq", required=False))

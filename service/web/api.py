@@ -19,6 +19,7 @@ from service.web.read_traces import leave_trace
 from service.store.models import SeatRow
 from service.web import notes as notes_pages
 from service.view.presenter import secret_for
+from service.view.i18n import translate
 from service.core.validation import (BadInput, bounded_number, json_document, one_address,
                                 person_name)
 
@@ -146,8 +147,21 @@ def _seat_payload(loaded, seat: int) -> dict:
     acting = loaded.row.status == "active" and seat in to_act
     return {"game": game.name, "game_id": loaded.row.id, "seat": seat,
             "seq": loaded.seq, "view": game.view(state, seat), "to_act": to_act,
-            "legal_actions": game.legal_actions(state, seat) if acting else [],
+            "legal_actions": [named(a) for a in game.legal_actions(state, seat)] if acting else [],
             "outcome": _outcome_json(loaded)}
+
+
+def named(action: dict) -> dict:
+    """An action as the API lists it: its ``label`` in the game's own English words (a Moon
+    Tile is "3 corn", as the rulebook and the page say, never its id "corn3"); the action
+    is matched without its label, so a client may echo it back as it came."""
+    return {**action, "label": translate("en", action)}
+
+
+def move_label(payload: dict) -> str:
+    """A recorded move's label in the game's own English words (the recorded ``label`` was
+    written from the phrase without a catalog, so it may hold an id)."""
+    return translate("en", payload.get("say")) or payload.get("label", "")
 
 
 @bp.get("/play/<secret>")
@@ -189,5 +203,5 @@ def play_move(secret: str):
     outcome = make_move(svc, secret, data["action"], data["seq"])
     answer = _seat_payload(outcome.loaded, outcome.seat)
     mine = own_move(outcome.loaded, outcome.seat)  # never a bot's move made after it
-    answer["move"] = {"seq": mine.seq, "label": mine.payload.get("label", "")} if mine else None
+    answer["move"] = {"seq": mine.seq, "label": move_label(mine.payload)} if mine else None
     return jsonify(answer)

@@ -128,6 +128,8 @@ def _register_mail(app: Flask) -> None:
     from service.web import feeds
     app.register_blueprint(feeds.bp)  # calendars and Atom feeds by link
     app.register_blueprint(rematch.bp)
+    from service.web import history_pages
+    app.register_blueprint(history_pages.bp)  # a game's story, and its check at once
 
 
 def _register_accounts(app: Flask) -> None:

@@ -7,6 +7,7 @@ environment, then ``instance/chasqui.env``)."""
 from __future__ import annotations
 
 import logging
+import os
 import sys
 
 import click
@@ -25,7 +26,23 @@ from service.store.events import verify_chain
 
 log = logging.getLogger(__name__)
 
-group = AppGroup("chasqui", help="Chasqui operations.")
+# Set by the ``chasqui`` script to the name it was run by, so that usage and errors name the
+# command a person typed ("./chasqui config --help"), not the flask command inside it.
+PROG_VARIABLE = "CHASQUI_PROG"
+
+
+class ChasquiGroup(AppGroup):
+    """The ``chasqui`` verbs; run by the script, their usage lines start with its name."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        prog = os.environ.get(PROG_VARIABLE)
+        if prog and parent is not None:
+            parent.info_name = None  # "flask" is an implementation detail of the script
+            info_name = prog
+        return super().make_context(info_name, args, parent=parent, **extra)
+
+
+group = ChasquiGroup("chasqui", help="Chasqui operations.")
 
 FILE_LIMIT = 256 * 1024 * 1024  # a record file read by hand: far beyond any game's, still bounded
 

@@ -9,6 +9,7 @@ from service.core.language_codes import locale_for
 from service.core.tokens import BadSecret, read_secret
 from service.store import preferences
 from service.view.i18n import DOMAINS, LOCALES, TRANSLATIONS, translated_label
+from service.view.final_scores import score_words
 from service.web.extensions import services
 
 
@@ -111,6 +112,7 @@ def init_app(app) -> None:
     app.after_request(_remember_language)
     app.jinja_env.filters["tr"] = _translate_filter
     app.jinja_env.filters["posted"] = posted
+    app.jinja_env.globals["score_words"] = score_words  # a final score and where it came from
 
 
 def posted(action):

@@ -204,6 +204,20 @@ def cancel(pending_id: str):
     return redirect(url_for("organiser.home"), 303)
 
 
+@bp.post("/games/<pending_id>/start")
+@sessions.signed_in_required
+def start_with_accepted(pending_id: str):
+    """Start the game now with the players who have accepted (409 when too few)."""
+    svc = services()
+    with svc.db.unit_of_work() as session:
+        organiser = session.get(AccountRow, g.account.id)
+        outcome = invitations.start_with_accepted(session, organiser, pending_id, svc.clock(),
+                                                  svc.settings.mail_domain)
+    svc.dispatch_owed(outcome.owed)
+    flash(gettext("The game has started with the players who accepted."), "ok")
+    return redirect(url_for("organiser.game", pending_id=pending_id), 303)
+
+
 @bp.post("/games/<pending_id>/admin")
 @sessions.signed_in_required
 def open_admin(pending_id: str):

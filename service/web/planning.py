@@ -25,7 +25,7 @@ from service.web.extensions import services
 from service.web.errors import told
 from service.application.games import Owed, StaleMove, queue_mail, record_move, submit_move
 from service.store.loading import load
-from service.application.moves import load_for_secret, resolve_seat
+from service.application.moves import load_for_secret, page_wait, resolve_seat
 from service.view.presentations import presentation
 from service.view.presenter import seat_context
 from service.core.validation import BadInput, json_document, whole_number
@@ -112,7 +112,8 @@ def confirm(secret: str):
             game_id, seat = resolve_seat(session, svc.settings.secret_key, secret)
             for action in actions:
                 outcome = submit_move(session, game_id, seat, action, seq, f"seat:{seat}",
-                                      svc.clock(), svc.settings.mail_domain)
+                                      svc.clock(), svc.settings.mail_domain,
+                                      on_page=page_wait(svc))
                 seq, owed = outcome.seq, owed + outcome.owed
     except StaleMove as error:
         flash(told(error), "warning")
@@ -152,7 +153,8 @@ def standing(secret: str):
                 loaded.state, seat, {"type": "standing_orders", "orders": orders})
             record_move(session, loaded, "MoveMade", seat, chosen, f"seat:{seat}", svc.clock(),
                         seq_seen=loaded.seq)
-            owed = queue_mail(session, loaded, seat, svc.clock(), svc.settings.mail_domain)
+            owed = queue_mail(session, loaded, seat, svc.clock(), svc.settings.mail_domain,
+                              on_page=page_wait(svc))
         svc.dispatch_owed(owed)
     except (IllegalAction, store.Conflict) as error:
         flash(gettext("Not done: %(error)s", error=told(error)), "error")

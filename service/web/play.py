@@ -6,6 +6,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import get_translations, gettext
 
 from engine import IllegalAction
+from service.application import rematches
 from service.application.admin_commands import undo_label, undo_move
 from service.store import notes, timekeeping
 from service.store.imports import was_imported
@@ -18,6 +19,7 @@ from service.application.games import is_fresh
 from service.view.i18n import page_language, said
 from service.application.moves import load_for_secret, make_move, resolve_seat
 from service.view.presenter import seat_context
+from service.view.moments import since_sent
 from service.view.privileged_reads import after_the_end
 from service.view.chance import chance_context
 from service.store.events import Conflict
@@ -39,7 +41,10 @@ def page(secret: str):
         context_channel = seat_channel(session, loaded.row.id, seat)
         admin_reads = after_the_end(session, loaded)
         imported = was_imported(session, loaded.row.id)
+        rematch = (rematches.standing(session, svc.settings, loaded.row.id, seat, svc.clock())
+                   if loaded.row.status == "finished" else None)
     context = seat_context(svc.settings, loaded, seat)
+    context["rematch"] = rematch
     context["privileged_reads"] = admin_reads
     context.update(chance_context(loaded.first.payload, seat, imported))
     context.update(private_links)
@@ -59,7 +64,9 @@ def confirm(secret: str, seq: int, index: int):
         loaded, seat = load_for_secret(session, svc, secret)
     context = seat_context(svc.settings, loaded, seat)
     if not is_fresh(loaded, seat, seq):  # a seq the game never had is no "moved on"
-        return render_template("pages/moved_on.html", seen=seq, foreign=not 0 < seq <= loaded.seq,
+        foreign = not 0 < seq <= loaded.seq
+        return render_template("pages/moved_on.html", foreign=foreign,
+                               since=None if foreign else since_sent(loaded, seat, seq),
                                **context), 409
     context["seq"] = seq
     if index >= len(context["actions"]):
@@ -78,7 +85,7 @@ def move(secret: str):
         return render_template("pages/error.html", title="Malformed move",
                                message="the form was incomplete; go back and try again"), 400
     try:
-        outcome = make_move(svc, secret, action, seq)
+        outcome = make_move(svc, secret, action, seq, on_page=True)
     except Conflict as error:  # StaleMove too
         flash(told(error), "warning")
         return redirect(url_for("play.page", secret=secret), 303)

@@ -173,6 +173,19 @@ def press(page, button) -> None:
         button.click()
 
 
+def advance(live, game_id: str, secrets: list[str], moves: int) -> None:
+    """Up to ``moves`` bot moves through the API (fewer when the game ends first), so the pages
+    show a game under way or over."""
+    for _ in range(moves):
+        choice = live.bot_choice(game_id)
+        if choice is None:
+            return
+        seat, action = choice
+        seq = live.loaded(game_id).seq
+        response = live.client.post(f"/api/play/{secrets[seat]}", json={"action": action, "seq": seq})
+        assert response.status_code == 200, response.get_json()
+
+
 def click_action(page, action: dict) -> None:
     """Press the button of the form whose hidden action equals ``action`` (labels ignored)."""
     values = page.eval_on_selector_all(

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import shoot
-from tests.browser.test_phone_width import advance
+from tests.browser.conftest import advance, shoot
 
 pytestmark = pytest.mark.browser
 

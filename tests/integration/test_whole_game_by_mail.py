@@ -1,6 +1,7 @@
 """End to end on the real parts: PostgreSQL (schema by Alembic from empty), Redis,
-a Celery worker process, an SMTP server; four players play a whole Incan Gold game only by
-following the links in the mails they receive."""
+a Celery worker process, an SMTP server; four players play a whole Incan Gold game by
+following the links in the mails they receive, and going on on the page a link opened while
+it offers them a move (their mail about it waits for them to leave the page)."""
 from __future__ import annotations
 
 import html
@@ -48,6 +49,29 @@ def click(client, path):
     assert response.status_code == 303
     flashed = client.get(response.headers["Location"]).get_data(as_text=True)
     assert "Done:" in flashed, flashed[:2000]
+    return flashed
+
+
+def go_on_on_the_page(client, page: str, choose) -> int:
+    """A player who stays on the play page after their move and makes each move it offers
+    them next (``choose``: label -> the form to press); returns how many they made."""
+    moves = 0
+    while True:
+        forms = {html.unescape(label): dict(FIELD.findall(form)) for form, label in
+                 MOVE_FORM.findall(page)}
+        if not forms:
+            return moves
+        fields = {k: html.unescape(v) for k, v in choose(forms).items()}
+        response = client.post(MOVE_PATH.search(page).group(0), data=fields)
+        assert response.status_code == 303
+        page = client.get(response.headers["Location"]).get_data(as_text=True)
+        moves += 1
+
+
+MOVE_PATH = re.compile(r"/play/[^\"/]+/move")
+MOVE_FORM = re.compile(r'<form method="post" action="/play/[^"/]+/move"[^>]*>(.*?)'
+                       r'<button type="submit"[^>]*>([^<]*)</button>', re.S)
+FIELD = re.compile(r'name="(csrf_token|seq|action)" value="([^"]*)"')
 
 
 def test_four_players_finish_a_game_by_following_mail_links(app, worker, smtp):
@@ -76,9 +100,11 @@ def test_four_players_finish_a_game_by_following_mail_links(app, worker, smtp):
 
             mail, links = smtp.sink.wait_for(fresh_mail, what=f"a turn mail for {address}")
             handled.add(mail["Message-ID"])
-            label = "Leave for camp" if chooser.random() < 0.35 else "Stay in the temple"
-            click(client, links.get(label) or next(iter(links.values())))
-            moves += 1
+            def label() -> str:
+                return "Leave for camp" if chooser.random() < 0.35 else "Stay in the temple"
+            page = click(client, links.get(label()) or next(iter(links.values())))
+            moves += 1 + go_on_on_the_page(
+                client, page, lambda forms: forms.get(label()) or next(iter(forms.values())))
             break  # re-read the status: the set of seats to act may have changed
     final = smtp.sink.wait_for(
         lambda: [m for m in smtp.sink.received() if m["Message-ID"].endswith(".game_over@chasqui.it>")]

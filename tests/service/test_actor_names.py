@@ -54,7 +54,7 @@ def test_the_organisers_rollback_mail_names_them_as_the_invitations_did_without_
     sent = mails(app)[before:]
     assert sorted(m["to"] for m in sent) == sorted(a for _, a in PLAYERS)
     for mail in sent:
-        assert "taken back to seq 1 by Olga, the game's organiser" in mail["text"]
+        assert "taken back to its start by Olga, the game's organiser" in mail["text"]
         assert ORGANISER not in mail["raw"] and "admin:" not in mail["raw"]
 
 

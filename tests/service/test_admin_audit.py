@@ -53,7 +53,7 @@ def test_an_edited_event_row_fails_verify_on_the_cli_and_on_the_page(app, client
     result = runner.invoke(args=["chasqui", "verify", data["id"]])
     assert result.exit_code == 1 and "BROKEN at seq 2" in result.output
     page = client.get(f"/admin/games/{data['id']}").get_data(as_text=True)
-    assert "BROKEN at seq 2: hash does not match content" in page
+    assert "BROKEN at step 2: hash does not match content" in page
     assert page.count("does not verify") == 1
 
 

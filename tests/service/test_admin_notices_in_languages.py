@@ -21,7 +21,7 @@ SPEAKS = {1: "zh_Hans", 2: "ja"}
 LANGUAGE_OF_SEAT = {0: "en", **SPEAKS}
 # Words of the English notices and intros that a Chinese or Japanese player must not read.
 ENGLISH = ("taken back", "Undone", "undone move", "Reason", "rolled back by", "paused by",
-           "resumed by", "ended by", "Chasqui admin", "An admin", "(seq ")
+           "resumed by", "ended by", "Chasqui admin", "An admin", "(seq ", "just after")
 ACTOR_CODE = re.compile(r"\b(admin|organiser|seat):\w")  # as events record who acted
 PAUSE_POLICY = {"timeout_policy": "pause", "per_decision_hours": 24, "vacation_days": 0}
 
@@ -68,17 +68,17 @@ def test_a_rollback_mail_tells_chinese_and_japanese_players_what_was_undone_in_t
                      reason="P1 pressed the wrong button").status_code == 303
     sent = mails(app)
     assert_reads(mail_to(sent, 1, "rollback"), [
-        "一位 Chasqui 管理员回退了游戏。", "一位 Chasqui 管理员将游戏退回到第 2 步。",
-        "共撤销 1 步：P1（第 3 步）。", "你被撤销的行动：返回营地。",
+        "一位 Chasqui 管理员回退了游戏。", "一位 Chasqui 管理员将游戏退回到P0刚行动之后。",
+        "共撤销 1 步：P1。", "你被撤销的行动：返回营地。",
         "原因：P1 pressed the wrong button"])
     japanese = mail_to(sent, 2, "rollback")
     assert_reads(japanese, [
-        "Chasqui の管理者がゲームを巻き戻しました。", "Chasqui の管理者がゲームをseq 2まで戻しました。",
-        "取り消された手（1手）：P1（seq 3）。", "理由：P1 pressed the wrong button"])
+        "Chasqui の管理者がゲームを巻き戻しました。", "Chasqui の管理者がゲームをP0の手の直後まで戻しました。",
+        "取り消された手（1手）：P1。", "理由：P1 pressed the wrong button"])
     assert "取り消されたあなたの手" not in parts(japanese)[0], "P2 had no move undone"
     english = parts(mail_to(sent, 0, "rollback"))[0]
-    assert "The game was taken back to seq 2 by a Chasqui admin." in english
-    assert "Undone: 1 move by P1 (seq 3)." in english and "Your undone move" not in english
+    assert "The game was taken back to just after P0's move by a Chasqui admin." in english
+    assert "Undone: 1 move by P1." in english and "Your undone move" not in english
 
 
 # What a pause, a resume and an end by a site admin read as, by language and kind of mail.
@@ -175,5 +175,5 @@ def test_the_organisers_rollback_mail_opens_with_her_name_in_every_language(app,
         "本局组织者 Olga回退了游戏。之前邮件中的链接已失效，请使用这封邮件中的链接。",
         "主催者の Olga さんがゲームを巻き戻しました。以前のメールのリンクは使えません。"
         "このメールのリンクを使ってください。"]
-    assert_reads(mail_to(sent, 1, "rollback"), ["本局组织者 Olga将游戏退回到第 1 步。"])
-    assert_reads(mail_to(sent, 2, "rollback"), ["主催者の Olga さんがゲームをseq 1まで戻しました。"])
+    assert_reads(mail_to(sent, 1, "rollback"), ["本局组织者 Olga将游戏退回到开局时。"])
+    assert_reads(mail_to(sent, 2, "rollback"), ["主催者の Olga さんがゲームを開始時まで戻しました。"])

@@ -77,9 +77,9 @@ def test_every_player_is_mailed_what_was_undone_by_whom_and_why(app, client, new
     for message in new:
         text = text_of(message)
         assert "The game was rolled back by a Chasqui admin." in text
-        assert "taken back to seq 2 by a Chasqui admin" in text and "P1 pressed the wrong button" in text
+        assert "taken back to just after P0's move by a Chasqui admin" in text and "P1 pressed the wrong button" in text
         assert SITE_EMAIL not in text  # players read that an admin did it, not the address
-        assert "Undone: 1 move by P1 (seq 3)" in text
+        assert "Undone: 1 move by P1." in text
         assert message["Message-ID"].endswith(".rollback@chasqui.test>")
     p1 = text_of([m for m in new if "p1@" in m["To"]][0])
     assert "Your undone move: Leave for camp" in p1
@@ -115,7 +115,7 @@ def test_undone_moves_are_struck_through_in_the_log(app, client, new_game):
     post_form(client, data["id"], "rollback", to_seq="1", reason="test")
     page = client.get(f"/admin/games/{data['id']}").get_data(as_text=True)
     assert 'id="seq-2" class="struck"' in page
-    assert re.search(r"rolled back</strong> — rolled the game back to seq 1; undone: seq 2 \(P0\)", page)
+    assert re.search(r"rolled back</strong> — rolled the game back to step 1 \(its start\); undone: P0(&#39;|')s move at step 2", page)
 
 
 def test_bad_rollbacks_are_4xx_and_change_nothing(app, client, admin_headers, new_game):

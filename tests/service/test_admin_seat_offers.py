@@ -47,7 +47,7 @@ def test_a_replacement_changes_nothing_until_the_newcomer_accepts(app, client, a
     assert not links_in(invitation) and "/play/" not in text_of(invitation)
     assert "Stay in the temple" not in text_of(invitation), "no view of the table before accepting"
     (notice,) = mails(app, "p1@example.com")[1:]
-    assert "offered your seat 1" in text_of(notice) and "Zoe" in text_of(notice)
+    assert "offered your seat 2" in text_of(notice) and "Zoe" in text_of(notice)
     assert "/play/" not in text_of(notice)
 
     page = app.test_client().get(offer_link(app, "zoe@example.com"))
@@ -61,7 +61,7 @@ def test_a_replacement_changes_nothing_until_the_newcomer_accepts(app, client, a
     welcome = text_of(mails(app, "zoe@example.com")[-1])
     assert "You now have a seat" in welcome and "/play/" in welcome, "the seat's view comes now"
     taken = mails(app, "p1@example.com")[-1]
-    assert "accepted your seat 1" in text_of(taken) and "/play/" not in text_of(taken)
+    assert "accepted your seat 2" in text_of(taken) and "/play/" not in text_of(taken)
 
 
 def test_an_offer_that_is_declined_leaves_the_seat_with_its_player(app, client, admin_headers, new_game):
@@ -102,7 +102,7 @@ def test_no_one_may_take_a_second_seat_of_a_game(app, client, admin_headers, new
     data, _ = new_game(players=3)
     for address in ("p2@example.com", "P2@Example.COM"):
         refused = post_form(client, data["id"], "seats/1/replace", name="Two", email=address)
-        assert refused.status_code == 400 and "holds seat 2" in refused.get_data(as_text=True)
+        assert refused.status_code == 400 and "already plays as P2" in refused.get_data(as_text=True)
     # Two offers to one address: the second acceptance finds it seated already.
     post_form(client, data["id"], "seats/1/replace", name="Zoe", email="zoe@example.com")
     first = offer_link(app, "zoe@example.com")
@@ -118,7 +118,7 @@ def test_a_seated_game_admin_cannot_replace_or_bot_another_seat(app, client, adm
     data, secrets = new_game(players=3)
     seated_admin(app, client, data["id"])
     refused = post_form(client, data["id"], "seats/1/replace", name="Me Again", email=SECOND_ADDRESS)
-    assert refused.status_code == 403 and "you play seat 0" in refused.get_data(as_text=True)
+    assert refused.status_code == 403 and "you play as P0" in refused.get_data(as_text=True)
     assert post_form(client, data["id"], "seats/1/bot").status_code == 403
     assert api_post(client, data["id"], "seats/1/replace",
                     {"name": "Me Again", "email": SECOND_ADDRESS}).status_code == 403
@@ -194,7 +194,7 @@ def test_a_seated_admin_cannot_roll_the_game_back_to_choose_again(app, client, a
         move(client, secrets[seat], "stay", 1 + seat)  # the reveal: a card everyone has seen
     seated_admin(app, client, data["id"])
     refused = post_form(client, data["id"], "rollback", to_seq="1", reason="oops")
-    assert refused.status_code == 403 and "you play seat 0" in refused.get_data(as_text=True)
+    assert refused.status_code == 403 and "you play as P0" in refused.get_data(as_text=True)
     assert api_post(client, data["id"], "rollback", {"to_seq": 1, "reason": "oops"}).status_code == 403
     assert len(events(client, admin_headers, data["id"])) == 4
     assert post_form(client, data["id"], "pause", reason="tea").status_code == 303, \

@@ -47,7 +47,7 @@ def test_the_undone_move_is_struck_through_in_the_admin_log(app, client, new_gam
     undo(client, secrets[0], seq=2)
     page = client.get(f"/admin/games/{data['id']}").get_data(as_text=True)
     assert 'id="seq-2" class="struck"' in page
-    assert "took back a move: to seq 1; undone: seq 2 (P0)" in page
+    assert "took back a move: back to step 1 (its start); undone: P0&#39;s move at step 2" in page
 
 
 def test_no_undo_after_another_seat_acted(app, client, admin_headers, new_game):

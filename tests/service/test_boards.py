@@ -366,5 +366,8 @@ def test_game_over_views_show_final_scores(app, game_name, players):
             page = render_template(f"games/{game_name}/view.html", view=view)
             mail = render_template(f"games/{game_name}/mail.html", view=view)
             text = render_template(f"games/{game_name}/view.txt", view=view)
-        assert "Final scores" in page and "winner" in page
         assert "<svg" not in mail and "{{" not in text
+    with app.test_request_context():                  # one table of final scores, on the page
+        scores = render_template("pages/_final_scores.html", outcome=game.outcome(state),
+                                 breakdown=game.score_breakdown(state), players=NAMES)
+    assert "Final scores" in scores and "winner" in scores and "Final scores" not in page

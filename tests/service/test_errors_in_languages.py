@@ -23,8 +23,8 @@ LANGUAGES = ("zh_Hans", "ja")
 SHOWN = {
     "double submit": {"zh_Hans": "这步行动已经记录过（重复提交）；没有再做任何操作",
                       "ja": "この手はすでに記録されています（二重送信）。それ以上は何も行っていません"},
-    "moved on": {"zh_Hans": "游戏已经继续：你看到的是第 1 步，现在是第 2 步；请刷新查看当前状态",
-                 "ja": "ゲームは進みました：あなたが見たのは seq 1、今は seq 2 です。再読み込みして今の状態を見てください"},
+    "moved on": {"zh_Hans": "你查看之后游戏已有变化：请刷新，查看游戏现在的样子",
+                 "ja": "あなたが見た後にゲームが進みました：再読み込みして、今のゲームを見てください"},
     "bad secret": {"zh_Hans": "此链接无效（伪造或输错）", "ja": "このリンクは無効です（偽造または入力ミス）"},
     "bad watch link": {"zh_Hans": "没有这局游戏（链接是伪造的或输错了）",
                        "ja": "そのゲームはありません（リンクの偽造または入力ミス）"},
@@ -39,9 +39,9 @@ SHOWN = {
                        "ja": "このリンクの計画は形式が正しくありません"},
     "pause twice": {"zh_Hans": "游戏状态为已暂停；只有进行中的游戏才能暂停",
                     "ja": "ゲームは一時停止中です。一時停止できるのは進行中のゲームだけです"},
-    "admin moved on": {"zh_Hans": "游戏已经继续：你看到的是第 1 步，现在是第 2 步；请刷新后重新决定",
-                       "ja": "ゲームは進みました：あなたが見たのは seq 1、今は seq 2 です。再読み込みしてもう一度決めてください"},
-    "not a number": {"zh_Hans": "to_seq必须是整数", "ja": "to_seqは整数でなければなりません"},
+    "admin moved on": {"zh_Hans": "你查看之后游戏已有变化：请刷新后重新决定",
+                       "ja": "あなたが見た後にゲームが進みました：再読み込みして、もう一度決めてください"},
+    "not a number": {"zh_Hans": "要回到的步数必须是整数", "ja": "戻す先の段階は整数でなければなりません"},
     "not JSON": {"zh_Hans": "文件不是 JSON", "ja": "ファイルが JSON ではありません"},
 }
 
@@ -79,11 +79,11 @@ def test_a_stale_or_doubled_move_is_refused_in_the_seats_language(app, client, n
     later = shown(_post(client, secrets[0], "move", seq="1", action='{"type": "leave"}'))
     assert SHOWN["moved on"][language] in later
     assert "the game moved on" not in later
-    # the JSON API answers in English, word for word as before
+    # the JSON API answers in English, without event numbers (its answer carries the seq)
     answer = client.post(f"/api/play/{secrets[0]}", json={"action": {"type": "leave"}, "seq": 1})
     assert answer.status_code == 409
-    assert answer.get_json()["error"] == ("the game moved on: you saw seq 1, it is now at seq 2; "
-                                          "reload to see the current state")
+    assert answer.get_json()["error"] == ("the game moved on since you looked at it: reload to see "
+                                          "it as it is now")
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -213,7 +213,7 @@ def test_a_finished_games_record_verifies_on_the_page_and_on_the_command_line(
     assert "@" not in json.dumps(record)  # no address of anyone
     play = client.get(f"/play/{secrets[0]}").get_data(as_text=True)
     assert "verify this game" in play and f"/play/{secrets[0]}/record.json" in play
-    watch_url = [line for line in play.split('"') if "/watch/" in line][0]
+    watch_url = [line for line in play.split('"') if "/watch/" in line and line.count("/") == 4][0]
     watch = client.get(watch_url.replace("http://chasqui.test", ""))
     assert "verify this game" in watch.get_data(as_text=True)
     from_watch = client.get(watch_url.replace("http://chasqui.test", "") + "/record.json")
@@ -290,7 +290,7 @@ def test_the_record_is_not_published_while_the_game_runs(app, client, new_game):
     assert client.get(f"/play/{secrets[0]}/record.json").status_code == 404
     play = client.get(f"/play/{secrets[0]}").get_data(as_text=True)
     assert "verify this game" not in play
-    watch_url = [part for part in play.split('"') if "/watch/" in part][0]
+    watch_url = [part for part in play.split('"') if "/watch/" in part and part.count("/") == 4][0]
     assert client.get(watch_url.replace("http://chasqui.test", "") + "/record.json").status_code == 404
     assert client.get("/play/forged-secret/record.json").status_code in (403, 404)
 

@@ -44,7 +44,7 @@ def everything_the_admin_fetches(app, client, game_id, secret) -> str:
         assert response.status_code in (200, 403, 404), (url, response.status_code)
         texts.append(response.get_data(as_text=True))
     play = texts[urls.index(f"/play/{secret}")]
-    watch = re.search(r"http://chasqui\.test(/watch/[^\"<\s]+)", play).group(1)
+    watch = re.search(r"http://chasqui\.test(/watch/[^\"<\s/]+)", play).group(1)
     texts += [client.get(watch).get_data(as_text=True),
               client.get(watch + "/record.json").get_data(as_text=True)]
     texts += [message.as_string() for message in mails(app, to=ADMIN_EMAIL)]

@@ -73,7 +73,8 @@ def test_no_get_writes_even_when_a_snapshot_is_owed(app, client, new_game, admin
              f"/play/{secrets[view['to_act'][0]]}/a/{view['seq']}/0", f"/play/{secrets[2]}/plan",
              f"/api/games/{game_id}", f"/watch/{spectate_token(key, game_id)}",
              f"/me/{preferences.address_token(key, 'p3@example.com')}",
-             f"/admin/games/{game_id}", f"/admin/api/games/{game_id}", "/admin/"]
+             f"/admin/games/{game_id}", f"/admin/api/games/{game_id}", "/admin/",
+             f"/play/{secrets[1]}/history?step=3", f"/watch/{spectate_token(key, game_id)}/history"]
     with writes_counted(app) as seen:
         for page in pages:
             assert client.get(page, headers=admin_headers if "/api/games" in page else {}

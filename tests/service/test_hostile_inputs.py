@@ -10,6 +10,7 @@ it, and an admin's reason passes the table talk's text rules."""
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 import json
 import uuid
 from dataclasses import dataclass, field
@@ -228,17 +229,24 @@ def test_the_same_admin_commands_with_a_plain_reason_are_done(table, path, body)
 
 # --- the SMTP listener: a permanent refusal for what no retry can make usable ----------------
 
+def answered(coroutine) -> str:
+    """The listener's answer, awaited on a loop of its own in another thread: a test run may
+    already hold a running loop in this one (the browser tests' driver leaves one)."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def smtp_data(t: Table, raw: bytes) -> str:
     envelope = Envelope()
     envelope.mail_from, envelope.content, envelope.original_content = "p0@example.com", raw, raw
     envelope.rcpt_tos = [f"play+{t.reply_token}@chasqui.test"]
-    return asyncio.run(InboundHandler(t.app).handle_DATA(None, None, envelope))
+    return answered(InboundHandler(t.app).handle_DATA(None, None, envelope))
 
 
 def smtp_rcpt(t: Table, token: str) -> str:
     envelope = Envelope()
-    return asyncio.run(InboundHandler(t.app).handle_RCPT(None, None, envelope,
-                                                         f"play+{token}@chasqui.test", []))
+    return answered(InboundHandler(t.app).handle_RCPT(None, None, envelope,
+                                                      f"play+{token}@chasqui.test", []))
 
 
 def failing(error: Exception):

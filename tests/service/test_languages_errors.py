@@ -12,6 +12,7 @@ from engine import IllegalAction, get_game
 from engine.text import render
 from service.core.refusals import said
 from service.web.errors import told
+from service.view.i18n import translate
 from service.store.preferences import set_preference
 from tests.service.test_pages_i18n import assert_translated, visible
 from service.web.extensions import services
@@ -123,10 +124,11 @@ def test_the_admin_game_page_in_chinese_names_events_in_chinese(app, client, new
 
 
 def test_the_admin_log_phrases_say_in_english_what_the_audit_words_say(app, client, new_game):
-    """The page's phrases (service.web.admin_pages.described) and the JSON's English words
-    (service.view.audit.describe) are two writings of one log: they must agree."""
+    """The page's phrases (service.view.audit.described) and the JSON's English words
+    (service.view.audit.describe) are one log: the words are the phrases in English, and
+    name no seat by a number nor any event by its seq."""
     from service.view.audit import audit
-    from service.web.admin_pages import described
+    from service.view.audit import described
     from service.store.loading import load
     from tests.service.test_admin_support import post_form, site_admin
 
@@ -146,4 +148,5 @@ def test_the_admin_log_phrases_say_in_english_what_the_audit_words_say(app, clie
     for reveal in (True, False):
         entries, _report = audit(loaded, reveal)
         for index, entry in enumerate(entries):
-            assert render(described(loaded, index, reveal)) == entry.words, entry.kind
+            assert translate("en", described(loaded, index, reveal)) == entry.words, entry.kind
+            assert not re.search(r"\bseq\b|\bseat \d", entry.words), entry.words

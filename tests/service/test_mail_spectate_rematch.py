@@ -1,5 +1,5 @@
-"""The public spectator link (no secrets, no actions) and the rematch of a finished
-game (same players, seats rotated)."""
+"""The public spectator link (no secrets, no actions), and no rematch before the end
+(the rematch by consent itself: ``test_rematch_by_consent``)."""
 from __future__ import annotations
 
 import re
@@ -34,28 +34,6 @@ def test_the_spectator_link_shows_the_public_view_only(app, client, new_game, sm
     assert "<form" not in html and "/play/" not in html
     assert not any(secret in html for secret in secrets)
     assert client.get("/watch/forged.token").status_code == 404
-
-
-def test_a_finished_game_offers_a_rematch_with_seats_rotated(app, client, admin_headers, new_game, smtp):
-    data, secrets = new_game(players=3)
-    page = client.get(f"/play/{secrets[0]}").get_data(as_text=True)
-    assert "Rematch" not in page
-    finish(client, secrets)
-    page = client.get(f"/play/{secrets[1]}").get_data(as_text=True)
-    assert "Rematch" in page
-    response = client.post(f"/play/{secrets[1]}/rematch", data={"csrf_token": csrf(page)})
-    assert response.status_code == 303
-    new_secret = secret_from_url(response.headers["Location"])
-    mine = client.get(f"/api/play/{new_secret}").get_json()
-    assert mine["game_id"] != data["id"] and mine["seat"] == 0, "P1 sits first now"
-    status = client.get(f"/api/games/{mine['game_id']}", headers=admin_headers).get_json()
-    assert [p["name"] for p in status["players"]] == ["P1", "P2", "P0"]
-    # the second player asking is sent to the same new game
-    page = client.get(f"/play/{secrets[0]}").get_data(as_text=True)
-    again = client.post(f"/play/{secrets[0]}/rematch", data={"csrf_token": csrf(page)})
-    other = client.get(f"/api/play/{secret_from_url(again.headers['Location'])}").get_json()
-    assert other["game_id"] == mine["game_id"] and other["seat"] == 2
-    assert newest(smtp, "p1@example.com")["X-Chasqui-Game"] == mine["game_id"]
 
 
 def test_no_rematch_before_the_end(app, client, new_game):

@@ -27,8 +27,8 @@ LANGUAGES = ("zh_Hans", "ja")
 KEY_PHRASES = (
     "Your move", "Table talk", "Clocks", "Move due", "days left", "Start my vacation",
     "Take back my move", "You will get a mail", "Waiting for", "The game is over",
-    "State seq", "you are ", "(you)", "Back to the game without moving", "You chose:",
-    "The game moved on", "This link was for the state", "Open the current game",
+    "of its record", "you are ", "(you)", "Back to the game without moving", "You chose:",
+    "The game moved on", "after this mail was sent", "Open the current game",
     "slow board games by mail", "Start a game with your group", "Organise a game", "players)",
     "Lobby", "open games with free seats", "Free seats", "Sign in", "Your games",
     "My games", "Spectators can watch", "A spectator sees only",

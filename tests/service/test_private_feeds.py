@@ -156,7 +156,7 @@ def test_the_game_feed_parses_with_an_entry_per_public_event(app, client, new_ga
     move(client, secrets[1])
     feed = parsed(client, game_feed_path(app, data["id"]))
     assert feed.feed.title == "Incan Gold — P0, P1, P2"
-    assert [e.title for e in feed.entries] == ["P1 made a move.", "The game began: P0, P1, P2."]
+    assert [e.title for e in feed.entries] == ["P1 has chosen.", "The game began: P0, P1, P2."]
     newest, began = feed.entries
     assert newest.id == f"tag:chasqui.test,2026-11-29:game/{data['id']}/event/2"
     assert newest.summary == "Waiting for P0, P2."
@@ -175,7 +175,7 @@ def test_the_players_feed_lists_each_of_their_games_and_says_when_it_is_their_tu
     _, feed_path = private_links(client, secrets[0])
     feed = parsed(client, feed_path)
     titles = [e.title for e in feed.entries]
-    assert titles == ["Incan Gold: P0 made a move.", "Incan Gold: The game began: P0, P1, P2.",
+    assert titles == ["Incan Gold: P0 has chosen.", "Incan Gold: The game began: P0, P1, P2.",
                       "Incan Gold: The game began: P0, P1, P2."]
     assert [e.summary for e in feed.entries] == [
         "Waiting for P1, P2.", "Waiting for P0, P1, P2. It is your turn.",
@@ -201,7 +201,7 @@ def test_no_feed_or_calendar_shows_a_pending_secret_choice_or_a_play_link(app, c
         for secret_word in ("stay", "leave", "temple", "camp"):
             assert secret_word not in lowered, (name, secret_word)
         assert "/play/" not in text and not any(secret in text for secret in secrets), name
-    assert "P0 made a move." in texts["game feed"] and "P1 made a move." in texts["game feed"]
+    assert "P0 has chosen." in texts["game feed"] and "P1 has chosen." in texts["game feed"]
 
 
 def test_feeds_and_calendars_write_nothing(app, client, new_game):

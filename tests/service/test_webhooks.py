@@ -37,7 +37,8 @@ def test_each_format_posts_its_own_body_with_the_public_summary_and_the_watch_li
     assert "Waiting for P0, P1, P2." in discord["content"]
     assert discord["allowed_mentions"] == {"parse": []}, "no name or talk may ping anyone"
     assert watch.fullmatch(discord["embeds"][0]["url"])
-    assert "P2 made a move." in discord["embeds"][0]["description"]
+    assert "P0, P1, P2 stayed in the temple." in discord["embeds"][0]["description"]
+    assert "made a move" not in discord["embeds"][0]["description"], "the move is told"
     slack, = receiver.bodies("/slack")
     assert "Waiting for P0, P1, P2." in slack["text"]
     assert [b["type"] for b in slack["blocks"]] == ["section", "context"]
@@ -306,7 +307,7 @@ def test_a_rollback_is_posted(app, client, new_game, receiver, admin_headers):
                            json={"to_seq": 1, "reason": "a misclick"})
     assert response.status_code == 200, response.get_json()
     rolled = receiver.bodies()[-1]
-    assert rolled["event"] == "rollback" and "The game was taken back to seq 1." in rolled["news"]
+    assert rolled["event"] == "rollback" and "The game was taken back to its start." in rolled["news"]
 
 
 def _timeout_due(app, client, clock, new_game, receiver) -> dict:
@@ -330,7 +331,8 @@ def test_a_timeout_is_posted_with_the_next_decision_and_its_deadline(app, client
         fire_deadlines(services(app))
     timed_out, = receiver.bodies()
     assert timed_out["event"] == "timeout"
-    assert "P2's time ran out; the game chose for them." in timed_out["news"]
+    assert any(line.startswith("P2's time ran out; the game chose for them. ")
+               and "stayed in the temple" in line for line in timed_out["news"])
     from tests.service.test_private_feeds import pending_timeout
     assert timed_out["waiting"] and all(
         w["due"] == pending_timeout(app, data["id"], int(w["player"][1:])).isoformat()

@@ -47,6 +47,9 @@ class IncaEmpire(GameBase):
     def outcome(self, state: dict) -> dict | None:
         return scoring.outcome(state)
 
+    def score_breakdown(self, state: dict) -> dict | None:
+        return scoring.score_breakdown(state)
+
     def default_action(self, state: dict, seat: int) -> dict:
         return bot.default_action(state, seat)
 

@@ -7,6 +7,8 @@ Wild Colcas count as a Colca and as the region of their column, Cusco counts as 
 city."""
 from __future__ import annotations
 
+from engine.text import counted, phrase, term
+
 from . import board
 from .data import CARDS, GOALS_BY_ID, REGIONS
 
@@ -14,14 +16,21 @@ BEST_GOALS = 3
 
 
 def tokens_on_table(state: dict, seat: int) -> int:
-    total = sum(r["cost"] for r in state["roads"] if r["owner"] == seat)
+    return sum(tokens_by_kind(state, seat).values())
+
+
+def tokens_by_kind(state: dict, seat: int) -> dict[str, int]:
+    """The seat's tokens in the field of play, by where they stand (roads, Fame, temples,
+    storage huts): the rulebook's one point per token, counted so a player can check it."""
+    counts = {"roads": sum(r["cost"] for r in state["roads"] if r["owner"] == seat),
+              "fame": 0, "temples": 0, "huts": 0}
     for here in state["table"].values():
         if here["owner"] == seat:
-            total += here["fame"]
+            counts["fame"] += here["fame"]
         if here["temple"] and here["temple"]["owner"] == seat:
-            total += here["temple"]["tokens"]
-        total += sum(hut.count(seat) for hut in here["huts"])
-    return total
+            counts["temples"] += here["temple"]["tokens"]
+        counts["huts"] += sum(hut.count(seat) for hut in here["huts"])
+    return counts
 
 
 def _region(state: dict, k: str) -> str:
@@ -84,3 +93,31 @@ def outcome(state: dict) -> dict | None:
     scores = {s: f["total"] for s, f in enumerate(state["final"])}
     top = max(scores.values())
     return {"scores": scores, "winners": [s for s, v in scores.items() if v == top]}
+
+
+TOKEN_PARTS = {   # where tokens stand -> how a player reads their points (a point a token)
+    "roads": lambda n: counted("{n} token on roads", "{n} tokens on roads", n),
+    "fame": lambda n: counted("{n} Fame token", "{n} Fame tokens", n),
+    "temples": lambda n: counted("{n} token in temples", "{n} tokens in temples", n),
+    "huts": lambda n: counted("{n} token in storage huts", "{n} tokens in storage huts", n),
+}
+
+
+def score_breakdown(state: dict) -> dict[int, dict] | None:
+    """Where each score came from, as the rulebook counts it (End of the Game): one point per
+    token on the table, by where it stands, then each of the best three Goals that scored."""
+    if state["final"] is None:
+        return None
+    return {seat: {"total": final["total"], "parts": _parts(state, seat, final)}
+            for seat, final in enumerate(state["final"])}
+
+
+def _parts(state: dict, seat: int, final: dict) -> list[dict]:
+    tokens = [{"points": n, "say": TOKEN_PARTS[kind](n)}
+              for kind, n in tokens_by_kind(state, seat).items() if n]
+    points = {g["id"]: g["points"] for g in final["goals"]}
+    goals = [{"points": points[gid], "say": phrase(
+        "{points} for the Goal “{goal}”", points=points[gid],
+        goal=term(GOALS_BY_ID[gid]["text"]))}
+        for gid in final["scored_goals"] if points[gid]]
+    return tokens + goals

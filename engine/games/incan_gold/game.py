@@ -42,6 +42,9 @@ class IncanGold(GameBase):
     def outcome(self, state: dict) -> dict | None:
         return scoring.outcome(state)
 
+    def score_breakdown(self, state: dict) -> dict | None:
+        return scoring.score_breakdown(state)
+
     def default_action(self, state: dict, seat: int) -> dict:
         return bot.default_action(state, seat)
 

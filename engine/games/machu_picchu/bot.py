@@ -10,10 +10,10 @@ Bot (documented heuristic, better than random): score every Prince move by what 
 gives *now* (an affordable Priest/Virgin 10, a temple not yet used today 3 per stone + 3 if it
 can sacrifice there, a production bonus 2 per unit + 1 per own Inca there, a possible Inca
 placement 3, the plaza 2 with 5+ corn, the Sun Clock 1), minus 2 for paying a llama; staying
-scores 1.5.  In a visit it places/takes the first option it can afford, buys only goods still
-missing for the cheapest Priest or Virgin, produces as much as it can, sacrifices every llama
-and every non-corn good it may, and at the summit returns the cards worth least to it
-(gold + the VP they would give now).
+scores 1.5.  In a visit it places/takes the first option it can afford, buys (in one trade)
+as much as it can of a good still missing for the cheapest Priest or Virgin, produces as much
+as it can, sacrifices every llama and every non-corn good it may, and at the summit returns
+the cards worth least to it (gold + the VP they would give now).
 """
 from __future__ import annotations
 
@@ -105,6 +105,22 @@ def _wanted_goods(state: dict, seat: int) -> dict:
     return {}
 
 
+def _plaza_choice(state: dict, seat: int, plain: list[dict]) -> dict:
+    """The offered purchase of a good still missing for the cheapest Priest or Virgin that
+    buys the most of it without buying more than is missing (one good at a time in a game
+    that trades step by step); else leave the market."""
+    wanted = _wanted_goods(state, seat)
+    best, most = {"type": "done"}, 0
+    for a in plain:
+        if a["type"] == "buy" and wanted.get(a["good"], 0) > 0:
+            return a
+        if a["type"] == "trade" and not a["sell"] and set(a) == {"type", "sell", "buy"}:
+            (good, n), = a["buy"].items()
+            if most < n <= wanted.get(good, 0):
+                best, most = a, n
+    return best
+
+
 def bot_action(state: dict, seat: int) -> dict:
     legal = rules.legal(state, seat)
     if not legal:
@@ -137,11 +153,7 @@ def bot_action(state: dict, seat: int) -> dict:
         worst = min(cards, key=lambda c: (card_value(state, seat, c), c))
         return {"type": "return_card", "card": worst}
     if k == "plaza":
-        wanted = _wanted_goods(state, seat)
-        for a in plain:
-            if a["type"] == "buy" and wanted.get(a["good"], 0) > 0:
-                return a
-        return {"type": "done"}
+        return _plaza_choice(state, seat, plain)
     if k == "sacrifice":
         for a in plain:
             if a["type"] == "sacrifice" and a["good"] != "corn":

@@ -20,7 +20,7 @@ from itertools import combinations
 from engine.core import IllegalAction, checked_standing_orders, rng, without_label
 from engine.text import N_, Phrase, counted, phrase, term
 
-from . import data
+from . import data, plaza
 from .data import DEFAULT_ORDERS, ORDER_CHOICES
 from .trail import advance, draw_at_summit, pay_dues
 
@@ -77,7 +77,7 @@ def new_state(players: list[str], seed: int, options) -> dict:
         "priests_left": {k: p["count"] for k, p in data.PRIESTS.items()},
         "deck": deck, "track_corn": track, "day_end": None,
         "queue": [{"k": "free_inca", "seat": s} for s in range(n)],
-        "over": None, "log": [], "night": False,
+        "over": None, "log": [], "night": False, "plaza": plaza.WHOLE,
     }
     return state
 
@@ -173,13 +173,23 @@ def llama_steps(state: dict, kind: str) -> int:
 
 
 def market_buy_price(state: dict, good: str) -> int:
-    filled = state["market"][good]
-    return data.MARKET_PRICES[filled - 1] if filled else data.BANK_BUY_PRICE
+    return plaza.buy_price(state["market"], good)
 
 
 def market_sell_price(state: dict, good: str) -> int:
-    filled = state["market"][good]
-    return data.MARKET_PRICES[filled] if filled < len(data.MARKET_PRICES) else data.BANK_SELL_PRICE
+    return plaza.sell_price(state["market"], good)
+
+
+def trades_step_by_step(state: dict) -> bool:
+    """Whether this game's plaza trades one good per decision (games of rules versions 1 to
+    4, ``plaza`` module); a game of the current version trades once per visit."""
+    return state.get("plaza") == plaza.STEPS
+
+
+def keep_rules_version(state: dict, version) -> None:
+    """A game created under ``version`` plays its plaza as that version did."""
+    if str(version) in plaza.STEP_VERSIONS:
+        state["plaza"] = plaza.STEPS
 
 
 # --- options per frame (validation == membership; labels are added by the view) ----------
@@ -221,6 +231,13 @@ def _opt_house(state, frame, seat):
 
 
 def _opt_plaza(state, frame, seat):
+    if not trades_step_by_step(state):
+        return plaza.offered(state, seat)
+    return _opt_plaza_steps(state, frame, seat)
+
+
+def _opt_plaza_steps(state, frame, seat):
+    """A game of rules versions 1 to 4: one adjustment, then one good per decision."""
     goods = state["players"][seat]["goods"]
     market, bank = state["market"], state["bank"]
     top = len(data.MARKET_PRICES)
@@ -338,10 +355,27 @@ def apply(state: dict, seat: int, action) -> None:
     if wanted == {"type": "done"}:
         if frame["k"] not in DONE_FRAMES:
             raise IllegalAction(phrase("there is nothing to finish now; choose one of the options"))
+    elif is_whole_trade(state, frame, wanted):
+        wanted = plaza.parsed(wanted)
     elif wanted not in options(state, frame, seat):
         raise IllegalAction(phrase("not a legal action now: {action}", action=str(wanted)))
     _DO[frame["k"]](state, frame, seat, wanted)
     settle(state, seat)
+
+
+def is_whole_trade(state: dict, frame: dict, action: dict) -> bool:
+    """A trade at the plaza of a game that trades once per visit: any whole exchange the
+    market allows is legal, not only the ones offered as links (``plaza.offered``)."""
+    return (action.get("type") == "trade" and frame["k"] == "plaza"
+            and not trades_step_by_step(state))
+
+
+def checked_trade(state: dict, seat: int, action: dict) -> dict:
+    """The whole trade ``action`` in its written form if the market and the seat allow all of
+    it now; else ``IllegalAction`` saying why."""
+    wanted = plaza.parsed(action)
+    plaza.carried_out(state, seat, wanted)
+    return wanted
 
 
 def _do_free_inca(state, frame, seat, action):
@@ -407,6 +441,9 @@ def _do_plaza(state, frame, seat, action):
     if t == "done":
         state["queue"].pop(0)
         return
+    if t == "trade":
+        _do_trade(state, seat, action)
+        return
     g = action["good"]
     market, bank = state["market"], state["bank"]
     goods = state["players"][seat]["goods"]
@@ -439,6 +476,31 @@ def _do_plaza(state, frame, seat, action):
         bank["corn"] -= price
         frame["traded"] = True
     log(state, phrase(MARKET_LOG[t], player=name(state, seat), good=icon(g)))
+
+
+def _do_trade(state, seat, action):
+    """The whole exchange at once (``plaza``), and the visit ends with it."""
+    done = plaza.carried_out(state, seat, action)
+    state["market"], state["bank"] = done["market"], done["bank"]
+    state["players"][seat]["goods"] = done["goods"]
+    state["queue"].pop(0)
+    log(state, phrase("{player} trades at the market: {trade}", player=name(state, seat),
+                      trade=trade_steps(action, done)))
+
+
+def trade_steps(action: dict, done: dict) -> list[Phrase]:
+    """A trade in words, step by step in the order it is carried out."""
+    out = []
+    if "add" in action:
+        out.append(phrase("Add 1 {good} from the bank to the market", good=icon(action["add"])))
+    if "remove" in action:
+        out.append(phrase("Remove 1 {good} from the market to the bank",
+                          good=icon(action["remove"])))
+    out.extend(phrase("Sell {goods} for {price} corn", goods=good_count(g, n),
+                      price=done["sold"][g]) for g, n in action["sell"].items())
+    out.extend(phrase("Buy {goods} for {price} corn", goods=good_count(g, n),
+                      price=done["bought"][g]) for g, n in action["buy"].items())
+    return out
 
 
 def _do_clock(state, frame, seat, action):

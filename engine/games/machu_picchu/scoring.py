@@ -5,6 +5,8 @@ be checkable on its own (``conquest_scores``), without building a whole game sta
 """
 from __future__ import annotations
 
+from engine.text import counted, phrase, term
+
 from . import data
 
 
@@ -69,3 +71,67 @@ def outcome(state: dict) -> dict | None:
                        "multiplier": (conquest_multipliers(golds)[s] if conquest else 1)}
                    for s in seats},
     }
+
+
+def score_breakdown(state: dict) -> dict[int, dict] | None:
+    """Where each score came from, as the rules count it (zh.full 计分): each kind of icon on
+    the seat's Sacrifice Cards times its Incas in that district or its priest cards of that
+    kind, the trail bonus, 3 per card still owed; in a conquest the whole times its gold
+    rank's multiplier.  The parts add up to ``victory_points`` and, multiplied, to the score."""
+    found = outcome(state)
+    if found is None:
+        return None
+    conquest = found["reason"] == "conquest"
+    golds = [found["detail"][s]["gold"] for s in range(state["n"])]
+    return {seat: {"total": score, "parts": vp_parts(state, seat),
+                   "multiplier": _multiplier(golds, seat) if conquest else None}
+            for seat, score in found["scores"].items()}
+
+
+def vp_parts(state: dict, seat: int) -> list[dict]:
+    """``victory_points`` counted part by part; parts worth nothing are left out."""
+    player = state["players"][seat]
+    icons = [icon for cid in player["cards"] for icon in data.CARDS[cid]["icons"]]
+    parts = [_icon_part(state, seat, icon, icons.count(icon))
+             for icon in data.ICONS if icon in icons]
+    bonus = data.trail_bonus(player["scout"])
+    if bonus:
+        parts.append({"points": bonus, "say": phrase(
+            "{points} trail bonus (the scout on field {field})", points=bonus,
+            field=player["scout"])})
+    if player["owed"]:
+        points = data.OWED_CARD_VP * player["owed"]
+        parts.append({"points": points, "say": counted(
+            "{points} for {n} Sacrifice Card owed", "{points} for {n} Sacrifice Cards owed",
+            player["owed"], points=points)})
+    return [part for part in parts if part["points"]]
+
+
+def _icon_part(state: dict, seat: int, icon: str, icons: int) -> dict:
+    name = term(data.ICON_NAMES[icon])
+    if icon in data.ICON_DISTRICT:
+        district = data.ICON_DISTRICT[icon]
+        incas = state["incas"][district][seat]
+        return {"points": icons * incas, "say": counted(
+            "{points} for {icon} icons: {icons} on the cards × {n} Inca in the {district}",
+            "{points} for {icon} icons: {icons} on the cards × {n} Incas in the {district}",
+            incas, points=icons * incas, icons=icons, icon=name,
+            district=term(data.DISTRICT_NAMES[district]))}
+    cards = state["players"][seat]["priests"][icon]
+    return {"points": icons * cards, "say": counted(
+        "{points} for {icon} icons: {icons} on the cards × {n} {priest} card",
+        "{points} for {icon} icons: {icons} on the cards × {n} {priest} cards",
+        cards, points=icons * cards, icons=icons, icon=name,
+        priest=term(data.PRIESTS[icon]["name"]))}
+
+
+def _multiplier(golds: list[int], seat: int) -> dict:
+    """The conquest's factor for ``seat``, with the gold that earned it."""
+    by = conquest_multipliers(golds)[seat]
+    if by == 3:
+        say = phrase("× 3 for {gold} gold, the most gold", gold=golds[seat])
+    elif by == 2:
+        say = phrase("× 2 for {gold} gold, the next most gold", gold=golds[seat])
+    else:
+        say = phrase("× 1 for {gold} gold, less than the two richest", gold=golds[seat])
+    return {"by": by, "say": say}

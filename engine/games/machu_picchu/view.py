@@ -12,7 +12,7 @@ from copy import deepcopy
 
 from engine.text import N_, Phrase, counted, phrase, term
 
-from . import data, rules, scoring
+from . import data, plaza, rules, scoring
 
 
 def card_face(cid: int) -> dict:
@@ -66,6 +66,9 @@ def label(state: dict, seat: int, action: dict) -> Phrase:
     if t == "sell":
         return phrase("Sell 1 {good} for {price} corn", good=rules.icon(good),
                       price=rules.market_sell_price(state, good))
+    if t == "trade":
+        steps = rules.trade_steps(action, plaza.carried_out(state, seat, action))
+        return steps[0] if len(steps) == 1 else phrase("Trade: {steps}", steps=steps)
     if t == "sun_clock":
         return phrase("Send an Inca from {district} to the Sun Clock",
                       district=district(action["from"]))
@@ -86,12 +89,16 @@ def label(state: dict, seat: int, action: dict) -> Phrase:
                       icons=phrase("{a}+{b}", a=rules.icon(first), b=rules.icon(second)),
                       gold=card["gold"])
     if t == "done":
-        return phrase(DONE_TEXT[state["queue"][0]["k"]])
+        k = state["queue"][0]["k"]
+        if k == "plaza" and not rules.trades_step_by_step(state):
+            return phrase("Leave the market without trading")
+        return phrase(DONE_TEXT[k])
     return phrase("{action}", action=t)
 
 
 # What ending a multi-step visit says, per frame (``rules.DONE_FRAMES``): a button and the
-# confirmation name the step that ends, never a bare "Done".
+# confirmation name the step that ends, never a bare "Done".  The plaza's entry is for games
+# that trade step by step; in the others "done" leaves the market without trading.
 DONE_TEXT = {
     "place": N_("Place no more Incas"), "house": N_("Take no more priests"),
     "plaza": N_("Stop trading at the market"), "clock": N_("Send no more Incas to the Sun Clock"),

@@ -63,7 +63,10 @@ FINISH = {"pass", "skip", "done", "nothing"}
 # row labels' margin, the legend under the grid; the radius of a connection icon and of a
 # road's cost badge, and how far apart two badges stand.
 CW, CH, GAP, TOP, LABEL_W, LEGEND_H = 150, 112, 30, 28, 60, 26
-PORT_R, BADGE_R, BADGE_STEP = 6.5, 7.5, 16.5
+PORT_R, BADGE_R, BADGE_STEP = 7.5, 8.5, 18.5
+# The picture is drawn at one unit to a CSS pixel (on a narrow screen it scrolls sideways in its
+# own box rather than shrink), so no text of it is smaller than this, readable on a phone.
+SMALL_TEXT = 11
 # Where on a card each edge or corner is (times half its width, half its height).
 SIDE_AT = {"N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1), "S": (0, 1),
            "SW": (-1, 1), "W": (-1, 0), "NW": (-1, -1)}
@@ -188,7 +191,7 @@ def _token(x, y, seat, text, title, r=8.0, kind="") -> str:
     cls = f' class="{kind}"' if kind else ""
     return (f'<g{cls}><title>{_e(title)}</title><circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" '
             f'fill="{c["fill"]}" stroke="#ffffff" stroke-width="1.5"/>'
-            f'<text x="{x:.1f}" y="{y + 3.8:.1f}" text-anchor="middle" font-size="10.5" '
+            f'<text x="{x:.1f}" y="{y + 3.8:.1f}" text-anchor="middle" font-size="{SMALL_TEXT}" '
             f'font-weight="700" fill="{c["ink"]}">{_e(text)}</text></g>')
 
 
@@ -218,7 +221,7 @@ def _ports_svg(card_id: str, cx: float, cy: float) -> str:
                   icon=tr(ICON_TEXT.get(icon, icon)), n=number)
         out.append(f'<g class="ie-port" data-side="{side}" data-icon="{_e(icon)}">'
                    f'<title>{_e(title)}</title>{_icon_shape(icon, x, y, PORT_R)}'
-                   f'<text x="{x:.1f}" y="{y + 3.3:.1f}" text-anchor="middle" font-size="9.5" '
+                   f'<text x="{x:.1f}" y="{y + 3.9:.1f}" text-anchor="middle" font-size="{SMALL_TEXT}" '
                    f'font-weight="700" fill="#ffffff">{_e(number)}</text></g>')
     return "".join(out)
 
@@ -252,7 +255,7 @@ def _card_svg(view: dict, t: dict, cx: float, cy: float) -> str:
            f'stroke="{stroke}" stroke-width="{width}"/>',
            f'<text x="{cx:.1f}" y="{y + 20:.1f}" text-anchor="middle" font-size="11.5" '
            f'font-weight="700" fill="{INK}">{_e(name[:18])}</text>',
-           f'<text x="{cx:.1f}" y="{y + 33:.1f}" text-anchor="middle" font-size="9.5" '
+           f'<text x="{cx:.1f}" y="{y + 34:.1f}" text-anchor="middle" font-size="{SMALL_TEXT}" '
            f'fill="{MUTED}">{_e(kind)}{_e(restricted)}</text>']
     if owner is not None:
         out.append(_token(x + 13, y + h - 13, owner, str(t.get("fame_tokens", 0)),
@@ -350,7 +353,7 @@ def _row_label(row: int, y: float) -> str:
     first = y + 3.5 - (len(lines) - 1) * 6
     spans = "".join(f'<tspan x="{LABEL_W - 5}" y="{first + i * 12:.1f}">{_e(line)}</tspan>'
                     for i, line in enumerate(lines))
-    return (f'<text class="ie-row-label" data-row="{row}" text-anchor="end" font-size="10" '
+    return (f'<text class="ie-row-label" data-row="{row}" text-anchor="end" font-size="{SMALL_TEXT}" '
             f'fill="{MUTED}">{spans}</text>')
 
 
@@ -360,7 +363,7 @@ def _column_label(col: int) -> str:
 
     text = tr(phrase("{region} column", region=column_words(col)))
     return (f'<text class="ie-column-label" data-column="{col}" x="{LABEL_W + col * CW + CW / 2}" '
-            f'y="19" text-anchor="middle" font-size="11" font-weight="700" '
+            f'y="19" text-anchor="middle" font-size="{SMALL_TEXT}" font-weight="700" '
             f'fill="{MUTED}">{_e(text[:1].upper() + text[1:])}</text>')
 
 
@@ -371,7 +374,7 @@ def _legend(y: float, width: float) -> str:
     for icon in ("sun", "llama", "condor"):
         name = tr(ICON_TEXT[icon])
         out.append(_icon_shape(icon, x + 6, y, PORT_R - 1)
-                   + f'<text x="{x + 16}" y="{y + 3.5:.1f}" font-size="10.5" fill="{INK}">'
+                   + f'<text x="{x + 16}" y="{y + 3.5:.1f}" font-size="{SMALL_TEXT}" fill="{INK}">'
                    f'{_e(name)}</text>')
         x += 28 + 7 * len(name)
     out.append("</g>")
@@ -389,6 +392,7 @@ def svg(view: dict) -> Markup:
               locations=ngettext("%(n)s location", "%(n)s locations", len(view.get("table") or [])),
               roads=ngettext("%(n)s road", "%(n)s roads", len(view.get("roads") or [])))
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="ie-board" viewBox="0 0 {width} {height}" '
+           f'width="{width}" height="{height}" '
            f'role="img" aria-labelledby="ie-svg-title ie-svg-desc" '
            f'font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif">',
            f'<title id="ie-svg-title">{_e(title)}</title>',

@@ -493,7 +493,7 @@ def mail_html(view: dict) -> Markup:
         where = _("inside") if p.get("in_temple") else _("in camp")
         carrying = gems(p.get("carrying") or 0) if p.get("in_temple") else "–"
         tent = gems(p["tent"]) if p.get("tent") is not None else _("hidden")
-        artifacts = _(", ").join(str(v) for v in p.get("artifacts") or []) or "–"
+        artifacts = artifacts_words(p) or "–"
         background = "background:#fff3d6;" if me else ""
         rows.append(f'<tr style="{background}"><td style="{cell}">{chip} {_e(name)}</td>'
                     + "".join(f'<td style="{cell}">{_e(v)}</td>'

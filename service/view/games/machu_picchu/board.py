@@ -13,8 +13,8 @@ from html import escape
 
 from markupsafe import Markup
 
-from engine.games.machu_picchu import data
-from engine.text import N_
+from engine.games.machu_picchu import data, plaza, rules
+from engine.text import N_, Phrase, phrase
 from service.view.drawing import _, int_keys, ngettext, seat_colour, text_width
 from service.view.punctuation import labelled, separator
 
@@ -390,7 +390,7 @@ def group_actions(view: dict, actions: list) -> list[dict]:
             key = "stay"
         elif kind == "return_card":
             key = "summit"
-        elif kind in ("place", "take", "market_add", "market_remove", "buy", "sell",
+        elif kind in ("place", "take", "trade", "market_add", "market_remove", "buy", "sell",
                       "sun_clock", "sun_clock_goods", "produce", "sacrifice", "done"):
             key = "district"
         else:
@@ -398,6 +398,60 @@ def group_actions(view: dict, actions: list) -> list[dict]:
         groups[key].append(link)
     return [{"key": key, "title": titles[key][0], "hint": titles[key][1], "links": groups[key]}
             for key in order if groups[key]]
+
+
+# The page's trade form (fields of a GET, so composing never changes the game): the one
+# adjustment as "add:<good>" or "remove:<good>", and how many of each good to sell or buy.
+TRADE_ADJUST_FIELD = "adjust"
+TRADE_GOODS = data.MARKET_GOODS
+MOST_IN_A_FIELD = 99
+
+
+def trade_adjustments() -> list[tuple[str, str, str]]:
+    """(form value, way, good) of every adjustment the form offers."""
+    return [(f"{way}:{good}", way, good) for way in plaza.ADJUSTMENTS for good in TRADE_GOODS]
+
+
+def composes_trade(view: dict, actions: list) -> bool:
+    """Whether the page offers the trade form: the seat is at the plaza and may trade."""
+    return view.get("phase") == "plaza" and any(
+        link.action.get("type") == "trade" for link in actions)
+
+
+def composed_trade(args) -> dict | None:
+    """The trade the form's fields ``args`` (a mapping of text) name, in the engine's written
+    form, or None when they name none; what the market allows is checked when it is sent."""
+    wanted: dict = {"sell": {}, "buy": {}}
+    adjust = str(args.get(TRADE_ADJUST_FIELD, ""))
+    for value, way, good in trade_adjustments():
+        if adjust == value:
+            wanted[way] = good
+    for way in ("sell", "buy"):
+        for good in TRADE_GOODS:
+            text = str(args.get(f"{way}_{good}", "")).strip()
+            if text.isdigit() and 0 < int(text) <= MOST_IN_A_FIELD:
+                wanted[way][good] = int(text)
+    if len(wanted) == 2 and not wanted["sell"] and not wanted["buy"]:
+        return None
+    return plaza.trade(wanted["sell"], wanted["buy"],
+                       **{way: wanted[way] for way in plaza.ADJUSTMENTS if way in wanted})
+
+
+def trade_words(trade: dict) -> list[Phrase]:
+    """A composed trade in words, step by step (its prices are the board's: the engine says
+    what each came to once it is done)."""
+    out = []
+    if "add" in trade:
+        out.append(phrase("Add 1 {good} from the bank to the market",
+                          good=rules.icon(trade["add"])))
+    if "remove" in trade:
+        out.append(phrase("Remove 1 {good} from the market to the bank",
+                          good=rules.icon(trade["remove"])))
+    out.extend(phrase("Sell {goods}", goods=rules.good_count(g, n))
+               for g, n in trade["sell"].items())
+    out.extend(phrase("Buy {goods}", goods=rules.good_count(g, n))
+               for g, n in trade["buy"].items())
+    return out
 
 
 def short_label(view: dict, link) -> str:
