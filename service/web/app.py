@@ -116,7 +116,9 @@ def _register_mail(app: Flask) -> None:
     from service.web import talk
     from service.web import inbound_webhook as webhook
     from service.mail import kinds
+    from service.view import punctuation
     languages.init_app(app)
+    punctuation.init_app(app)  # the marks that join translated parts, per language
     app.jinja_env.globals["mail_kind"] = kinds.label  # a mail's kind named on pages
     app.register_blueprint(webhook.bp)
     csrf.exempt(webhook.bp)

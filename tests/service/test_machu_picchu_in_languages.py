@@ -198,7 +198,7 @@ def test_the_play_pages_show_buttons_log_and_terms_in_the_seats_language(app, cl
     for words in ("P0 前往祭司区", "P0 拿取1张兀鹰神庙祭司牌", "P1 在放牧场放置1个免费工人",
                   "P1 前往玉米田"):
         assert words in shown, words
-    assert "兀鹰神庙祭司: <strong>1</strong>" in page         # its supplies
+    assert "兀鹰神庙祭司：<strong>1</strong>" in page         # its supplies
     assert_no_english(shown, "zh play page")
     # the English seat still reads English
     english = visible(client.get(f"/play/{secrets[2]}").get_data(as_text=True))

@@ -19,6 +19,7 @@ from markupsafe import Markup
 
 from engine.text import N_, phrase, render, term
 from service.view.drawing import _, ngettext, seat_colour
+from service.view.punctuation import separator
 
 REGIONS = ("coastal", "plateau", "mountain", "Machu Picchu")
 REGION_FILL = {"coastal": "#dcecf5", "plateau": "#f3ead2", "mountain": "#e3e0ec",
@@ -249,7 +250,7 @@ def _card_svg(view: dict, t: dict, cx: float, cy: float) -> str:
     if t.get("restricted"):
         details.append(_("route restricted"))
     restricted = " · " + _("restricted") if t.get("restricted") else ""
-    out = [f'<g class="ie-card" data-card="{_e(t["card"])}"><title>{_e("; ".join(details))}</title>',
+    out = [f'<g class="ie-card" data-card="{_e(t["card"])}"><title>{_e(separator("clause").join(details))}</title>',
            f'<rect x="{x:.1f}" y="{y:.1f}" width="{w}" height="{h}" rx="8" fill="{fill}" '
            f'stroke="{stroke}" stroke-width="{width}"/>',
            f'<text x="{cx:.1f}" y="{y + 20:.1f}" text-anchor="middle" font-size="11.5" '
@@ -273,7 +274,7 @@ def _card_svg(view: dict, t: dict, cx: float, cy: float) -> str:
         # (Texts for the catalog stay outside f-strings: pybabel does not look inside them.)
         if hut.get("tokens"):
             title = _("storage hut: %(good)s, stocked by %(names)s", good=tr(hut.get("good")),
-                      names=", ".join(player_name(view, s) for s in hut["tokens"]))
+                      names=separator("list").join(player_name(view, s) for s in hut["tokens"]))
         else:
             title = _("storage hut: %(good)s, empty", good=tr(hut.get("good")))
         out.append(f'<g><title>{_e(title)}'
@@ -386,7 +387,7 @@ def svg(view: dict) -> Markup:
     width = LABEL_W + cols * CW
     grid_bottom = TOP + (bottom_row - top_row + 1) * CH
     height = grid_bottom + LEGEND_H
-    names = ", ".join(tr(_located(t)) for t in view.get("table") or [])
+    names = separator("list").join(tr(_located(t)) for t in view.get("table") or [])
     title = _("The table: %(locations)s around Cusco, %(roads)s",
               locations=ngettext("%(n)s location", "%(n)s locations", len(view.get("table") or [])),
               roads=ngettext("%(n)s road", "%(n)s roads", len(view.get("roads") or [])))

@@ -16,6 +16,7 @@ from markupsafe import Markup
 from engine.games.machu_picchu import data, plaza, rules
 from engine.text import N_, Phrase, phrase
 from service.view.drawing import _, int_keys, ngettext, seat_colour, text_width
+from service.view.punctuation import labelled, separator
 
 GOODS = ("corn", "llama", "coca", "pottery", "cloth")
 PRIEST_NAME = {kind: p["name"] for kind, p in data.PRIESTS.items()}
@@ -227,7 +228,7 @@ def _district(view: dict, district: str, entry: dict, mine: dict | None) -> str:
     if here == district:
         details.append(_("your Prince is here"))
     out = [f'<g class="mp-district" id="mp-{_e(district)}" data-district="{_e(district)}">',
-           f'<title>{_e("; ".join(details))}</title>',
+           f'<title>{_e(separator("clause").join(details))}</title>',
            f'<rect x="{x:.1f}" y="{y:.1f}" width="{BOX_W}" height="{BOX_H}" rx="9" '
            f'fill="{fill}" stroke="{stroke}" stroke-width="{width}"{dash}/>']
     for i, line in enumerate(wrap(name)):
@@ -329,8 +330,8 @@ def svg(view: dict) -> Markup:
     day_top = TRAIL_TOP + 34 + 15 * _scout_depth(view)
     height = day_top + 32
     title = _("Machu Picchu, day %(day)s of %(days)s", day=view.get("day"), days=view.get("last_day"))
-    desc = "; ".join(
-        f"{district_name(view, k)}: " + (_(", ").join(
+    desc = separator("clause").join(
+        labelled(district_name(view, k), _(", ").join(
             f"{player_name(view, s)} {n}" for s, n in sorted(int_keys(d.get('incas')).items()))
             or _("no Incas"))
         for k, d in districts.items())
