@@ -4,16 +4,18 @@ Engines only (no service).  For each game and each player count, in one run:
 
 * **bot among randoms** -- one project bot (``GAME.bot_action``) at a table of random players
   (a seeded choice among the legal actions); its win share (fair share 1/n);
-* **one challenger among bots** -- one random player, and for Incan Gold also the two rules the
-  project's bot must not lose to ("leave at 10 gems or more" and the former deterministic
-  rule, which made every bot choose alike), at a table of project bots; the challenger's share;
+* **one challenger among bots** -- one random player, and for Incan Gold also two fixed rules
+  ("leave at 10 gems or more", and the bot's rule without its drawn courage, which made every
+  bot choose alike), at a table of project bots; the challenger's share;
 * **all-bot tables** -- win share by seat (seat 1 first) and the share of games that tie;
 * **decision time** -- median and p99 of ``bot_action`` over every bot decision of the run.
 
 A shared victory gives each winner an equal part of the game (a three-way tie counts 1/3 to
 each), so the shares at a table add up to 100%.  The lone player's seat turns with the game
-number, so no seat's advantage is credited to a player.  Defaults run in a few minutes on one
-core; for the figures in docs/balance.md use ``--games 400`` (about ten times longer).
+number, so no seat's advantage is credited to a player.  The default (50 games a cell) runs in
+a few minutes on one core, most of it Machu Picchu; docs/balance.md used ``--games 200 --game
+incan_gold`` (about a minute) and ``--games 40`` for the other two.  Intervals narrow as
+1/sqrt(games): 400 games a cell give about ±5 points.
 
     python -m bench.bots [--games N] [--game NAME] [--seed S]
 """
@@ -164,7 +166,7 @@ def bench_count(game, players: int, games: int, seed: int, bot: Timed) -> list[s
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=100, help="games per table kind")
+    parser.add_argument("--games", type=int, default=50, help="games per table kind")
     parser.add_argument("--game", choices=sorted(GAMES), help="one game only")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
