@@ -4,7 +4,6 @@ from __future__ import annotations
 import random
 
 from engine import get_game
-
 from engine.games.incan_gold import data
 
 from .helpers import GAME, LEAVE, staged
