@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 
 from engine import get_game
+from engine.games.incan_gold import data
 
 from .helpers import GAME, LEAVE, staged
 
@@ -21,11 +22,13 @@ def test_bot_stays_when_nothing_is_at_risk():
     assert GAME.bot_action(state, 0)["type"] == "stay"
 
 
-def test_bot_leaves_when_carrying_a_lot_against_several_hazards():
-    """Bot: risk (p_bust x gems at stake) above the expected gain -> leave."""
-    state = staged(3, path=["h:fire", "h:snakes", "h:spiders", "t17"], next_cards=["t1"],
-                   carrying=[20, 20, 20])
-    assert GAME.bot_action(state, 0)["type"] == "leave"
+def test_bot_leaves_when_only_hazards_are_left_to_draw():
+    """Bot: with every treasure on the path, one more card can only cost the gems carried."""
+    treasures = [f"t{v}" for v in sorted(set(data.TREASURE_VALUES))] + ["t5", "t7", "t11"]
+    state = staged(3, path=["h:fire", *treasures[:8], "h:snakes", *treasures[8:]],
+                   next_cards=["h:fire"], carrying=[20, 20, 20])
+    for seat in range(3):
+        assert GAME.bot_action(state, seat)["type"] == "leave"
 
 
 def test_bot_does_not_read_the_deck_order():
