@@ -104,7 +104,7 @@ def test_an_invitation_in_japanese_shows_its_clock_in_japanese(tmp_path, clock):
         assert english not in text, english
     page = client.get(f"/organise/games/{pending}?lang=ja").get_data(as_text=True)
     assert "1回の決定につき" in page and "per decision" not in page
-    assert "遺物: クラシック" in page
+    assert "遺物：クラシック" in page  # Japanese punctuation
 
 
 def test_the_admin_game_page_in_chinese_names_events_in_chinese(app, client, new_game):
