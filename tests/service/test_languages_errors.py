@@ -97,7 +97,7 @@ def test_an_invitation_in_japanese_shows_its_clock_in_japanese(tmp_path, clock):
     for japanese in ("1回の決定につき 1 日、最大 3 日 まで貯められます",
                      "期限の 12 時間、2 時間 前にリマインダー",
                      "時間切れになると、安全な既定の手が指されます", "休暇 7 日",
-                     "土曜と日曜（UTC）は時計が止まります", "遺物: クラシック（遺物をシャッフル）"):
+                     "土曜と日曜（UTC）は時計が止まります", "遺物：クラシック（遺物をシャッフル）"):
         assert japanese in text, japanese
     for english in ("per decision", "reminders", "when time runs out", "vacation days",
                     "artifacts: classic"):
