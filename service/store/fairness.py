@@ -23,6 +23,7 @@ the replay, and says that there was no commitment."""
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import secrets
 from dataclasses import dataclass, field
@@ -303,7 +304,39 @@ def check_text(raw: bytes | str, limit: int) -> Verdict:
         verdict = Verdict()
         verdict.add(SHAPE, False, "not JSON: upload or paste the record file as downloaded")
         return verdict
+    repeated = repeated_key(raw)
+    if repeated is not None:
+        verdict = Verdict(recognised=isinstance(data, dict)
+                          and data.get("format") == RECORD_FORMAT)
+        verdict.add(SHAPE, False, f"an object in the record holds the key {_shown(repeated)} "
+                    "twice: JSON readers take either value, so no check could say which "
+                    "record it is")
+        return verdict
     return check_record(data)
+
+
+class _Repeated(Exception):
+    """A key written twice in one JSON object (its ``args[0]``)."""
+
+
+def _pairs_once(pairs: list[tuple[str, Any]]) -> dict:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise _Repeated(key)
+        seen.add(key)
+    return dict(pairs)
+
+
+def repeated_key(raw: bytes | str) -> str | None:
+    """A key written twice in one object of the JSON text ``raw`` (already read by
+    ``json_document``, so bounded and valid), or None: Python keeps the last value, other
+    readers the first or neither, and a record must mean one thing to every verifier."""
+    try:
+        json.loads(raw, object_pairs_hook=_pairs_once)
+    except _Repeated as repeated:
+        return str(repeated.args[0])
+    return None
 
 
 @dataclass

@@ -14,6 +14,7 @@ from flask import request
 from engine.text import phrase
 from service.core.validation import BadInput, json_document
 from service.mail.witness import MOST_WITNESSES, WITNESS_BYTES
+from service.store import fairness
 
 
 def posted(record: bytes, limit: int) -> tuple[bytes, list]:
@@ -35,8 +36,8 @@ def _unwrapped(body: bytes, limit: int) -> tuple[bytes, list]:
         data = json_document(body, phrase("the record"), size=limit)
     except BadInput:
         return body, []
-    if not isinstance(data, dict):
-        return body, []
+    if not isinstance(data, dict) or fairness.repeated_key(body) is not None:
+        return body, []  # the record's check refuses it, naming the key written twice
     if "record" in data and "format" not in data:
         record, witnesses = data["record"], data.get("witnesses")
     elif "witnesses" in data:  # a record with the mails as one more key beside its own
