@@ -23,7 +23,6 @@ the replay, and says that there was no commitment."""
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import secrets
 from dataclasses import dataclass, field
@@ -299,44 +298,33 @@ def check_text(raw: bytes | str, limit: int) -> Verdict:
     """``check_record`` of a record's JSON text (a file, a paste, a request body) of at most
     ``limit`` bytes, read by the shared rules (bounded depth, finite numbers)."""
     try:
-        data = json_document(raw, phrase("the record"), size=limit)
+        data = json_document(raw, phrase("the record"), size=limit, pairs=pairs_once)
     except BadInput:  # not JSON, not UTF-8, too large, or nested beyond reason
         verdict = Verdict()
         verdict.add(SHAPE, False, "not JSON: upload or paste the record file as downloaded")
         return verdict
-    repeated = repeated_key(raw)
-    if repeated is not None:
-        verdict = Verdict(recognised=isinstance(data, dict)
-                          and data.get("format") == RECORD_FORMAT)
-        verdict.add(SHAPE, False, f"an object in the record holds the key {_shown(repeated)} "
-                    "twice: JSON readers take either value, so no check could say which "
-                    "record it is")
+    except RepeatedKey as repeated:
+        verdict = Verdict()
+        verdict.add(SHAPE, False, f"an object in the record holds the key "
+                    f"{_shown(repeated.args[0])} twice: JSON readers take either value, so no "
+                    "check could say which record it is")
         return verdict
     return check_record(data)
 
 
-class _Repeated(Exception):
-    """A key written twice in one JSON object (its ``args[0]``)."""
+class RepeatedKey(Exception):
+    """A key written twice in one JSON object (its ``args[0]``): Python keeps the last value,
+    other readers the first or neither, and a record must mean one thing to every reader."""
 
 
-def _pairs_once(pairs: list[tuple[str, Any]]) -> dict:
+def pairs_once(pairs: list[tuple[str, Any]]) -> dict:
+    """An object of a record's JSON text, refused (``RepeatedKey``) when it holds a key twice."""
     seen: set[str] = set()
     for key, _ in pairs:
         if key in seen:
-            raise _Repeated(key)
+            raise RepeatedKey(key)
         seen.add(key)
     return dict(pairs)
-
-
-def repeated_key(raw: bytes | str) -> str | None:
-    """A key written twice in one object of the JSON text ``raw`` (already read by
-    ``json_document``, so bounded and valid), or None: Python keeps the last value, other
-    readers the first or neither, and a record must mean one thing to every verifier."""
-    try:
-        json.loads(raw, object_pairs_hook=_pairs_once)
-    except _Repeated as repeated:
-        return str(repeated.args[0])
-    return None
 
 
 @dataclass

@@ -33,11 +33,11 @@ def _unwrapped(body: bytes, limit: int) -> tuple[bytes, list]:
     body itself as the record (then with no witnesses).  A body that is not JSON is left
     for the record's check to refuse."""
     try:
-        data = json_document(body, phrase("the record"), size=limit)
-    except BadInput:
+        data = json_document(body, phrase("the record"), size=limit, pairs=fairness.pairs_once)
+    except (BadInput, fairness.RepeatedKey):  # the record's check refuses it, saying why
         return body, []
-    if not isinstance(data, dict) or fairness.repeated_key(body) is not None:
-        return body, []  # the record's check refuses it, naming the key written twice
+    if not isinstance(data, dict):
+        return body, []
     if "record" in data and "format" not in data:
         record, witnesses = data["record"], data.get("witnesses")
     elif "witnesses" in data:  # a record with the mails as one more key beside its own

@@ -25,14 +25,16 @@ def test_a_record_holding_a_key_twice_fails_its_shape_on_the_page_and_the_comman
     assert not verdict.ok
     assert verdict.checks[0].name == "the record's shape" and "twice" in verdict.checks[0].detail
     answer = client.post("/verify", data=said_twice, content_type="application/json")
-    assert answer.status_code == 200 and not answer.get_json()["ok"]
+    assert answer.status_code == 400 and not answer.get_json()["ok"]
+    assert "twice" in answer.get_json()["checks"][0]["detail"]
 
 
 def test_a_record_with_mails_holding_a_key_twice_is_refused(client):
     text = twice(json.dumps(kit.hand_made_v3()), "status", '"abandoned"')
     body = '{"record":' + text + ',"witnesses":[]}'
     answer = client.post("/verify", data=body, content_type="application/json")
-    assert answer.status_code in (200, 400) and not answer.get_json()["ok"]
+    assert answer.status_code == 400 and not answer.get_json()["ok"]
+    assert "twice" in answer.get_json()["checks"][0]["detail"]
 
 
 def test_a_record_written_with_spaces_and_escapes_verifies_as_the_compact_one():
