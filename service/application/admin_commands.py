@@ -481,6 +481,7 @@ def import_game(session: Session, data, now: datetime, actor: str) -> str:
         if (not isinstance(s, dict) or not isinstance(s.get("name"), str)
                 or not isinstance(s.get("email"), str) or "@" not in s["email"]):
             raise IllegalAction(phrase("seats[{index}] needs a name and an email", index=i))
+    _names_and_addresses(players, seats)
     session.add(GameRow(
         id=game_id, game=game.name, created_at=events[0].recorded_at,
         updated_at=now, head_seq=events[-1].seq + 1, status=status))
@@ -496,6 +497,19 @@ def import_game(session: Session, data, now: datetime, actor: str) -> str:
     store.append(session, game_id, events[-1].seq + 1, events[-1].hash, IMPORT_EVENT,
                  {"source_last_hash": events[-1].hash}, actor, now)
     return game_id
+
+
+def _names_and_addresses(players: list, seats: list[dict]) -> None:
+    """An import's names and addresses pass the rules a form's do (``person_name``,
+    ``one_address``): they reach pages, mails and logs as a player's own would.  The seats'
+    are kept as those rules spell them."""
+    try:
+        for name in players:
+            person_name(name)
+        for seat in seats:
+            seat["name"], seat["email"] = person_name(seat["name"]), one_address(seat["email"])
+    except BadInput as error:
+        raise IllegalAction(error.say) from None
 
 
 def seed_known(events: list[Event]) -> bool:

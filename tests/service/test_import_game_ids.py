@@ -49,3 +49,30 @@ def test_an_import_under_an_id_of_this_services_alphabet_is_accepted(
     answer = imported(elsewhere, admin_headers, rehashed(forged, len(forged["events"])))
     assert answer.status_code == 201, answer.get_data(as_text=True)
     assert games_in(elsewhere) == 1
+
+
+BAD_NAMES = ["\x1b[31mred", "a\nb", "\u202eevil", "\x07bell"]
+
+
+@pytest.mark.parametrize("name", BAD_NAMES)
+def test_an_import_whose_player_names_hold_a_control_character_is_refused(
+        admin_headers, exported, elsewhere, name):
+    for where in ("seat", "GameCreated"):
+        forged = copy.deepcopy(exported)
+        if where == "seat":
+            forged["seats"][0]["name"] = name
+        else:
+            forged["events"][0]["payload"]["players"][0] = name
+        answer = imported(elsewhere, admin_headers, rehashed(forged, len(forged["events"])))
+        assert answer.status_code == 400, (where, answer.get_data(as_text=True))
+        assert "control character" in answer.get_json()["error"]
+        assert games_in(elsewhere) == 0
+
+
+def test_an_import_whose_seat_address_is_two_addresses_is_refused(
+        admin_headers, exported, elsewhere):
+    forged = copy.deepcopy(exported)
+    forged["seats"][0]["email"] = "p0@example.com, eve@example.org"
+    answer = imported(elsewhere, admin_headers, rehashed(forged, len(forged["events"])))
+    assert answer.status_code == 400, answer.get_data(as_text=True)
+    assert games_in(elsewhere) == 0
