@@ -679,7 +679,8 @@ STATUS_LEFT = {"GamePaused": "paused", "GameResumed": "active", "GameAbandoned":
 def _replay(found: _Record, verdict: Verdict) -> tuple[_Record, str]:
     """Every event in order on the game's state: each move legal for its seat when it was
     made, each rewind to the state right after its target with the service's own reshuffle
-    step (``history.apply_step``), and once the game is over (in a record with a revealed seed) the reveal comes next."""
+    step (``history.apply_step``), and once the game is over (in a record with a revealed
+    seed) the reveal comes next."""
     game_name = found.events[0].payload.get("game")
     if not isinstance(game_name, str):
         raise Broken("GameCreated names no game")
