@@ -16,14 +16,13 @@ from tests import independent_verifier
 from tests.service import record_kit as kit
 
 
-def record_of_rewinds(rewinds: int, game_name: str = "incan_gold") -> dict:
-    """A finished game of schema version 3 whose first ``rewinds`` events after GameCreated
-    each roll the game back to the event before them, then random legal moves to the end."""
-    game, names = get_game(game_name), ["Ana", "Bo", "Cy"]
-    secret, texts = "ab" * 32, [f"entropy of {name}" for name in names]
+def created(game_id: str, game, names: list[str], secret: str):
+    """(a writer holding a GameCreated of schema version 3 whose seed derives from ``secret``
+    and one share per player, every share a player's; that seed)."""
+    texts = [f"share of {name}" for name in names]
     seed = randomness.derive_seed(secret, texts)
-    writer = kit._Writer("rewinds")
-    writer.add("GameCreated", {"game": game_name, "rules_version": game.rules_version,
+    writer = kit._Writer(game_id)
+    writer.add("GameCreated", {"game": game.name, "rules_version": game.rules_version,
                                "players": names, "options": {}, "clock": {},
                                "randomness": {
                                    "scheme": randomness.SCHEME,
@@ -31,6 +30,14 @@ def record_of_rewinds(rewinds: int, game_name: str = "incan_gold") -> dict:
                                    "contributions": [{"text": t, "by": randomness.BY_PLAYER}
                                                      for t in texts]}},
                "organiser:1", sealed={"seed": str(seed)})
+    return writer, seed
+
+
+def record_of_rewinds(rewinds: int, game_name: str = "incan_gold") -> dict:
+    """A finished game of schema version 3 whose first ``rewinds`` events after GameCreated
+    each roll the game back to the event before them, then random legal moves to the end."""
+    game, names, secret = get_game(game_name), ["Ana", "Bo", "Cy"], "ab" * 32
+    writer, seed = created("rewinds", game, names, secret)
     for _ in range(rewinds):
         writer.add("RolledBack", {"to_seq": writer.seq, "reason": "again"}, "admin:1")
     game, state = rebuild(writer.stored)
@@ -73,18 +80,8 @@ def record_of_random_rewinds(game_name: str, players: int, pick_seed: int) -> di
     """A finished game of schema version 3 in which, now and then, an admin rolls back to a
     random earlier event (a rollback of a rollback included); the state always goes on from
     the service's own replay (``history.rebuild``)."""
-    game, names = get_game(game_name), ["Ana", "Bo", "Cy", "Di"][:players]
-    secret, texts = "cd" * 32, [f"share of {name}" for name in names]
-    seed = randomness.derive_seed(secret, texts)
-    writer = kit._Writer(f"random-rewinds-{pick_seed}")
-    writer.add("GameCreated", {"game": game_name, "rules_version": game.rules_version,
-                               "players": names, "options": {}, "clock": {},
-                               "randomness": {
-                                   "scheme": randomness.SCHEME,
-                                   "commitment": randomness.service_commitment(secret),
-                                   "contributions": [{"text": t, "by": randomness.BY_PLAYER}
-                                                     for t in texts]}},
-               "organiser:1", sealed={"seed": str(seed)})
+    game, names, secret = get_game(game_name), ["Ana", "Bo", "Cy", "Di"][:players], "cd" * 32
+    writer, seed = created(f"random-rewinds-{pick_seed}", game, names, secret)
     chooser, state = random.Random(pick_seed), game.setup(names, seed, {})
     while game.outcome(state) is None:
         if writer.seq > 3 and chooser.random() < 0.08:
