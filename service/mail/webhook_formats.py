@@ -66,7 +66,7 @@ def _discord_escape(text: str) -> str:
 def _discord(notice: Notice, language: str) -> dict:
     text = _discord_escape("\n".join(lines(notice)))
     title = _discord_escape(notice.game_title)
-    return {"content": f"**{title}** ({notice.game_id})\n{text}"[:DISCORD_CONTENT],
+    return {"content": f"**{title}** ({_discord_escape(notice.game_id)})\n{text}"[:DISCORD_CONTENT],
             "allowed_mentions": {"parse": []},
             "embeds": [{"title": f"{notice.game_title} — {_watch(language)}",
                         "url": notice.watch_url, "description": text[:DISCORD_DESCRIPTION],

@@ -29,3 +29,5 @@ def test_discord_shows_markdown_in_table_talk_as_written_never_as_a_link(
         for mark in ("[Watch", "](https", "**now", "`x", "||spoiler", "~~gone", "_it"):
             assert not unescaped(text, mark), (mark, text)
         assert re.sub(r"\\(.)", r"\1", text).count(TALK) == 1, "shown as written"
+    game_id = data["id"].replace("_", "\\_")  # an id's "_" would start an emphasis
+    assert f"({game_id})" in talk["content"]
