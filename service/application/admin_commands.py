@@ -7,6 +7,7 @@ older action link stale (``games.is_fresh``), so each command resets every seat'
 ``notified_key`` and mails fresh links to whoever must act now."""
 from __future__ import annotations
 
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -423,6 +424,11 @@ def _parse_events(raw) -> list[Event]:
     return events
 
 
+# A game's id as this service makes it (``tokens.new_game_id``): it is part of every page
+# address, command line, record and webhook post of the game, so an import keeps no other.
+IMPORTED_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
 def import_game(session: Session, data, now: datetime, actor: str) -> str:
     """Recreate an exported game under its own id, marked imported in its own chain: the
     copied events, then ``GameImported`` by ``actor`` (the importing admin) naming the source
@@ -439,8 +445,11 @@ def import_game(session: Session, data, now: datetime, actor: str) -> str:
         raise IllegalAction(phrase("unknown export version {version}",
                                    version=repr(data.get("version"))))
     game_id = (data.get("game") or {}).get("id") if isinstance(data.get("game"), dict) else None
-    if not isinstance(game_id, str) or not 0 < len(game_id) <= 32:
+    if not isinstance(game_id, str) or not game_id:
         raise IllegalAction(phrase("game.id is missing"))
+    if not IMPORTED_ID.fullmatch(game_id):
+        raise IllegalAction(phrase("game.id must be 1 to 32 letters, digits, - or _, as this "
+                                   "service makes them; nothing was imported"))
     if session.get(GameRow, game_id) is not None:
         raise Conflict(phrase("a game {game} exists here already; nothing was imported",
                               game=repr(game_id)))
@@ -472,6 +481,7 @@ def import_game(session: Session, data, now: datetime, actor: str) -> str:
         if (not isinstance(s, dict) or not isinstance(s.get("name"), str)
                 or not isinstance(s.get("email"), str) or "@" not in s["email"]):
             raise IllegalAction(phrase("seats[{index}] needs a name and an email", index=i))
+    _names_and_addresses(players, seats)
     session.add(GameRow(
         id=game_id, game=game.name, created_at=events[0].recorded_at,
         updated_at=now, head_seq=events[-1].seq + 1, status=status))
@@ -487,6 +497,19 @@ def import_game(session: Session, data, now: datetime, actor: str) -> str:
     store.append(session, game_id, events[-1].seq + 1, events[-1].hash, IMPORT_EVENT,
                  {"source_last_hash": events[-1].hash}, actor, now)
     return game_id
+
+
+def _names_and_addresses(players: list, seats: list[dict]) -> None:
+    """An import's names and addresses pass the rules a form's do (``person_name``,
+    ``one_address``): they reach pages, mails and logs as a player's own would.  The seats'
+    are kept as those rules spell them."""
+    try:
+        for name in players:
+            person_name(name)
+        for seat in seats:
+            seat["name"], seat["email"] = person_name(seat["name"]), one_address(seat["email"])
+    except BadInput as error:
+        raise IllegalAction(error.say) from None
 
 
 def seed_known(events: list[Event]) -> bool:

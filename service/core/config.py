@@ -80,7 +80,12 @@ class Settings:
 
 def is_loopback_url(url: str) -> bool:
     """Whether ``url``'s host is this machine: localhost, 127.0.0.0/8 or ::1."""
-    host = (urlsplit(url).hostname or "").rstrip(".").lower()
+    return is_loopback_host(urlsplit(url).hostname)
+
+
+def is_loopback_host(host: str | None) -> bool:
+    """Whether ``host`` (a name or an address) is this machine: localhost, 127.0.0.0/8, ::1."""
+    host = (host or "").rstrip(".").lower()
     if host == "localhost" or host.endswith(".localhost"):
         return True
     try:

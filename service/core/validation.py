@@ -208,17 +208,20 @@ def check_json_shape(raw: bytes, what: Any = None, depth: int = MAX_JSON_DEPTH) 
 
 
 def json_document(raw: bytes | str, what: Any = None, size: int = MAX_JSON_BYTES,
-                  depth: int = MAX_JSON_DEPTH) -> Any:
+                  depth: int = MAX_JSON_DEPTH, pairs: Any = None) -> Any:
     """The value of a JSON text, bounded in size and depth, strict: NaN, Infinity and numbers
     too large for a float (``1e999``) are refused, as is anything that is not UTF-8 JSON.
-    Every refusal is a ``BadInput`` (a ``ValueError``), raised before the parser recurses."""
+    Every refusal is a ``BadInput`` (a ``ValueError``), raised before the parser recurses.
+    ``pairs``, when given, makes each object from its (key, value) pairs (``json.loads``'s
+    ``object_pairs_hook``), in the same one parse."""
     what = phrase("the body") if what is None else what
     data = raw.encode() if isinstance(raw, str) else raw
     if len(data) > size:
         raise BadInput(phrase("{what} is larger than {count} bytes", what=what, count=size))
     check_json_shape(data, what, depth)
     try:
-        return json.loads(data, parse_constant=_non_finite, parse_float=_finite_float)
+        return json.loads(data, parse_constant=_non_finite, parse_float=_finite_float,
+                          object_pairs_hook=pairs)
     except BadInput:
         raise
     except ValueError:  # not UTF-8, not JSON, an integer of more than 4300 digits

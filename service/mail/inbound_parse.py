@@ -9,6 +9,7 @@ import hashlib
 import html
 import re
 from dataclasses import dataclass
+import email.errors
 from email import policy
 from email.message import EmailMessage
 from email.utils import getaddresses, parseaddr
@@ -58,6 +59,21 @@ def parse(raw: bytes) -> Reply:
     or a header of the mail that answers it -- a header value holding one is taken as absent,
     the text keeps only its line breaks and tabs."""
     message: EmailMessage = email.message_from_bytes(raw, policy=policy.default)
+    try:
+        return _reply(message, raw)
+    except UnreadableMail:
+        raise
+    except HEADER_CRASHES:  # the mail package's parser failing on a header a sender wrote
+        raise UnreadableMail(phrase("the mail's headers cannot be read")) from None
+
+
+# What Python's header registry raises, beyond its own errors, on some malformed headers (a
+# group followed by an address in From, To or Cc: "list:; , ana@x"): a second delivery would
+# fail the same way, so the mail is refused for good.
+HEADER_CRASHES = (email.errors.MessageError, AttributeError, IndexError, TypeError, ValueError)
+
+
+def _reply(message: EmailMessage, raw: bytes) -> Reply:
     message_id = (_header(message, "Message-ID")
                   or "<sha256." + hashlib.sha256(raw).hexdigest() + "@inbound>")
     from_addr = _clean(parseaddr(str(message.get("From") or ""))[1]).lower()  # never its name

@@ -27,7 +27,7 @@ from engine.text import counted, phrase
 from service.view import i18n
 from service.core import row_links
 from service.mail import kinds
-from service.mail import seat_offer_mail
+from service.mail import seat_offer_mail, witness
 from service.core.config import Settings
 from service.store import mail_reads, webhooks
 from service.store.db import Database, Session
@@ -196,7 +196,8 @@ def build_message(session: Session, settings: Settings, row: AccountMailRow) -> 
         link = row_links.token(settings.secret_key, row_links.INVITATION_SALT, invitation)
         link = f"{settings.base_url}/invite/{link}"
         context.update(game=game_summary(pending), name=invitation.name, link=link,
-                       expires=_when(invitation.expires_at), kind=row.kind)
+                       expires=_when(invitation.expires_at), kind=row.kind,
+                       commitment=witness.commitment_token(pending.secret))
         title = context["game"]["title"]
         subject = (f"[Chasqui] {pending.organiser_name} invites you to play {title}"
                    if row.kind == "invitation" else f"[Chasqui] Confirm your seat in {title}")

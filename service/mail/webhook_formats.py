@@ -2,7 +2,8 @@
 
 - ``discord``: an execute-webhook body: ``content`` (the plain text) and one embed linking
   the spectator page; ``allowed_mentions`` empty, so no player's name or table talk can ping
-  anyone;
+  anyone, and every text we did not write has Discord's Markdown escaped, so none posts a
+  masked link or hides text as a spoiler;
 - ``slack``: an incoming-webhook body: ``text`` (the fallback a notification shows) and
   ``blocks`` (a section, and a context with the spectator link); every text we did not write
   has Slack's control characters escaped (``&``, ``<``, ``>``), in ``text`` as in the
@@ -23,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 from html import escape
 
 from engine.text import phrase
@@ -49,9 +51,22 @@ def _watch(language: str) -> str:
     return translate(language, phrase("Watch the game"))
 
 
+# What Discord's Markdown interprets anywhere in a line (emphasis, code, spoilers, masked
+# links, mentions and timestamps in <…>), and at a line's start (headings, lists, quotes).
+DISCORD_MARKS = re.compile(r"([\\*_~`|\[\]<>])")
+DISCORD_LINE_MARKS = re.compile(r"^(\s*)([#>-])", re.MULTILINE)
+
+
+def _discord_escape(text: str) -> str:
+    """Discord's own escaping: a backslash before each character its Markdown interprets, so
+    a name or table talk shows as written (no masked link passing for the game's own)."""
+    return DISCORD_LINE_MARKS.sub(r"\1\\\2", DISCORD_MARKS.sub(r"\\\1", text))
+
+
 def _discord(notice: Notice, language: str) -> dict:
-    text = "\n".join(lines(notice))
-    return {"content": f"**{notice.game_title}** ({notice.game_id})\n{text}"[:DISCORD_CONTENT],
+    text = _discord_escape("\n".join(lines(notice)))
+    title = _discord_escape(notice.game_title)
+    return {"content": f"**{title}** ({_discord_escape(notice.game_id)})\n{text}"[:DISCORD_CONTENT],
             "allowed_mentions": {"parse": []},
             "embeds": [{"title": f"{notice.game_title} — {_watch(language)}",
                         "url": notice.watch_url, "description": text[:DISCORD_DESCRIPTION],

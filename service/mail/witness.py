@@ -9,6 +9,10 @@ pasted from a mail client, or the bare hashes) besides the record, and the check
 ``WITNESS_CHECK`` fails when a fingerprint a mail names is not the hash of an event in the
 record: rewriting history then means fooling every player's inbox.
 
+An invitation comes before the game, so it names no fingerprint but the commitment to the
+service's secret the game was set up under (``commitment_token``): the record's GameCreated
+must publish that one, or the secret was changed in the database before the game began.
+
 Naming the hash leaks nothing: an event's hash covers its secret nonce, so it confirms no
 guess about the event's content.  An event without a nonce (schema version 1) gets no
 fingerprint in any mail for that reason (``fingerprint_of``).
@@ -26,6 +30,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from service.store import randomness
 from service.store.fairness import Verdict
 
 PREFIX = "sha256:"
@@ -38,12 +43,24 @@ SHOWN_NAME = 80  # characters of a mail's subject named in a verdict
 HEX = re.compile(r"[0-9a-fA-F]{64}")
 TOKEN = re.compile(r"(?<![0-9A-Za-z])sha256:([0-9a-fA-F]{64})(?![0-9A-Fa-f])")
 BARE = re.compile(r"(?:sha256:)?[0-9a-fA-F]{64}")
+# How an invitation names the commitment to the service's secret it was sent under: a player
+# who keeps it holds, outside the server, what the game's GameCreated must publish.
+COMMITMENT_PREFIX = "chasqui-commitment:"
+COMMITMENT_TOKEN = re.compile(r"(?<![0-9A-Za-z])chasqui-commitment:([0-9a-f]{64})(?![0-9a-f])")
 SEPARATORS = re.compile(r"[\s,;]+")
 
 
 def fingerprint(event_hash: str) -> str:
     """How a mail names a chain's hash: ``sha256:`` and its 64 lowercase hex digits."""
     return PREFIX + event_hash.lower()
+
+
+def commitment_token(secret: str | None) -> str | None:
+    """How an invitation names the commitment to the service's secret ``secret`` (None for a
+    pending game set up before the secret existed)."""
+    if secret is None:
+        return None
+    return COMMITMENT_PREFIX + randomness.service_commitment(secret)
 
 
 def fingerprint_of(event) -> str | None:
@@ -62,6 +79,7 @@ class Witness:
     name: str
     hashes: tuple[str, ...]
     game: str | None = None  # the game its X-Chasqui-Game header names, when it has one
+    commitments: tuple[str, ...] = ()  # what an invitation said the service committed to
 
 
 def read_witness(item: Any, number: int) -> Witness:
@@ -79,7 +97,9 @@ def read_witness(item: Any, number: int) -> Witness:
     message = _message(data)
     texts = [text] + (_text_parts(message) if message is not None else [])
     hashes = _unique(h.lower() for t in texts for h in TOKEN.findall(t))
-    return Witness(_name(message, number), hashes, _header(message, "X-Chasqui-Game"))
+    commitments = _unique(c for t in texts for c in COMMITMENT_TOKEN.findall(t))
+    return Witness(_name(message, number), hashes, _header(message, "X-Chasqui-Game"),
+                   commitments)
 
 
 def read_witnesses(items: Iterable[Any]) -> list[Witness]:
@@ -90,25 +110,30 @@ def read_witnesses(items: Iterable[Any]) -> list[Witness]:
 def add_check(verdict: Verdict, record: bytes | str, items: list | None) -> None:
     """Add ``WITNESS_CHECK`` to ``verdict`` of ``record`` (its JSON text), when mails or hashes
     were given and the record was readable: it fails when any fingerprint they name is not the
-    hash of an event in the record, or when one of them names none."""
+    hash of an event in the record, when an invitation's commitment is not the one the
+    record's GameCreated publishes, or when one of them names neither."""
     if not items or not verdict.readable:
         return
     if not isinstance(items, list) or len(items) > MOST_WITNESSES:
         verdict.add(WITNESS_CHECK, False,
                     f"give a list of at most {MOST_WITNESSES} mails or fingerprints")
         return
-    known = record_hashes(record)
+    known, committed = record_hashes(record), record_commitment(record)
     witnesses = read_witnesses(items)
-    problems = [p for w in witnesses if (p := _problem(w, known, verdict.game_id))]
+    problems = [p for w in witnesses
+                if (p := _problem(w, known, verdict.game_id) or _committed(w, committed))]
     if problems:
         more = len(problems) - MOST_SHOWN
         verdict.add(WITNESS_CHECK, False, "; ".join(problems[:MOST_SHOWN])
                     + (f"; and {_counted(more, 'more problem')} like these" if more > 0 else ""))
         return
     count = sum(len(w.hashes) for w in witnesses)
+    invited = any(w.commitments for w in witnesses)
     verdict.add(WITNESS_CHECK, True,
                 f"every game state your {_counted(len(witnesses), 'mail')} "
-                f"name ({_counted(count, 'fingerprint')}) is in this record")
+                f"name ({_counted(count, 'fingerprint')}) is in this record"
+                + ("; the commitment your invitation names is the one its GameCreated "
+                   "publishes" if invited else ""))
 
 
 def record_hashes(record: bytes | str) -> frozenset[str]:
@@ -124,8 +149,33 @@ def record_hashes(record: bytes | str) -> frozenset[str]:
                      if isinstance(e, dict) and isinstance(e.get("hash"), str))
 
 
+def record_commitment(record: bytes | str) -> str | None:
+    """The commitment to the service's secret a record's GameCreated publishes (a derived
+    seed's), read leniently; None when it has none."""
+    try:
+        chance = json.loads(record)["events"][0]["payload"]["randomness"]
+    except (ValueError, LookupError, TypeError, RecursionError):
+        return None
+    if not isinstance(chance, dict) or chance.get("scheme") != randomness.SCHEME:
+        return None
+    return chance.get("commitment") if isinstance(chance.get("commitment"), str) else None
+
+
+def _committed(witness: Witness, committed: str | None) -> str | None:
+    """What is wrong with an invitation's commitment against the record's, in words."""
+    other = next((c for c in witness.commitments if c != committed), None)
+    if other is None:
+        return None
+    return (f"{witness.name} names the commitment Chasqui made before you took your seat "
+            f"({COMMITMENT_PREFIX}{other[:12]}…), and this record's GameCreated publishes "
+            "another: the service's secret was changed after the invitation was sent, or the "
+            "mail is of another game")
+
+
 def _problem(witness: Witness, known: frozenset[str], game_id: str | None) -> str | None:
     """What is wrong with one witness against a record, in words; None when nothing is."""
+    if not witness.hashes and witness.commitments:
+        return None  # an invitation: it names the commitment, checked by ``_committed``
     if not witness.hashes:
         return (f"{witness.name} names no game record fingerprint: give a whole mail Chasqui "
                 "sent about this game (the .eml file or its text), or its sha256: line")

@@ -29,12 +29,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Iterable
 
-from engine import IllegalAction, canonical_json, get_game
+from engine import IllegalAction, canonical_json, clone, get_game
 from engine.text import phrase
 from service.store import events as store
 from service.store import randomness as randomness_scheme
-from service.store.history import (ENGINE_EVENTS, REVEAL_EVENT, REWIND_EVENTS, rebuild,
-                                   setup)
+from service.store.history import (ENGINE_EVENTS, REVEAL_EVENT, REWIND_EVENTS, apply_step,
+                                   reshuffles, setup)
 from service.store.events import Event
 from service.core.validation import BadInput, json_document
 
@@ -298,12 +298,33 @@ def check_text(raw: bytes | str, limit: int) -> Verdict:
     """``check_record`` of a record's JSON text (a file, a paste, a request body) of at most
     ``limit`` bytes, read by the shared rules (bounded depth, finite numbers)."""
     try:
-        data = json_document(raw, phrase("the record"), size=limit)
+        data = json_document(raw, phrase("the record"), size=limit, pairs=pairs_once)
     except BadInput:  # not JSON, not UTF-8, too large, or nested beyond reason
         verdict = Verdict()
         verdict.add(SHAPE, False, "not JSON: upload or paste the record file as downloaded")
         return verdict
+    except RepeatedKey as repeated:
+        verdict = Verdict()
+        verdict.add(SHAPE, False, f"an object in the record holds the key "
+                    f"{_shown(repeated.args[0])} twice: JSON readers take either value, so no "
+                    "check could say which record it is")
+        return verdict
     return check_record(data)
+
+
+class RepeatedKey(Exception):
+    """A key written twice in one JSON object (its ``args[0]``): Python keeps the last value,
+    other readers the first or neither, and a record must mean one thing to every reader."""
+
+
+def pairs_once(pairs: list[tuple[str, Any]]) -> dict:
+    """An object of a record's JSON text, refused (``RepeatedKey``) when it holds a key twice."""
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise RepeatedKey(key)
+        seen.add(key)
+    return dict(pairs)
 
 
 @dataclass
@@ -630,10 +651,16 @@ def _decimal_seed(text: Any) -> int:
 
 @dataclass
 class _Course:
-    """The game as the replay has it after each event: the engine's state and the status."""
+    """The game as the replay has it after each event: the engine's state and the status,
+    and a copy of the state right after each event a rewind goes back to (``kept``), so a
+    rewind costs one copy and one reshuffle, never a replay from the start: a forger's record
+    of thousands of rewinds is checked in time linear in its size."""
     game: Any
     state: dict
+    seed: int
+    reshuffles: bool
     status: str = "active"
+    kept: dict[int, dict] = field(default_factory=dict)
 
 
 # What each kind of event needs the game's status to be, and the status it leaves.
@@ -651,8 +678,9 @@ STATUS_LEFT = {"GamePaused": "paused", "GameResumed": "active", "GameAbandoned":
 
 def _replay(found: _Record, verdict: Verdict) -> tuple[_Record, str]:
     """Every event in order on the game's state: each move legal for its seat when it was
-    made, each rewind through the service's own replay (``history.rebuild``), and once the
-    game is over (in a record with a revealed seed) the reveal comes next."""
+    made, each rewind to the state right after its target with the service's own reshuffle
+    step (``history.apply_step``), and once the game is over (in a record with a revealed
+    seed) the reveal comes next."""
     game_name = found.events[0].payload.get("game")
     if not isinstance(game_name, str):
         raise Broken("GameCreated names no game")
@@ -661,14 +689,18 @@ def _replay(found: _Record, verdict: Verdict) -> tuple[_Record, str]:
         game = get_game(game_name)
     except IllegalAction:
         raise Broken(f"GameCreated names no game Chasqui knows: {_shown(game_name)}") from None
-    course = _Course(game, setup(game, replayed[0]))
+    course = _Course(game, setup(game, replayed[0]), found.seed, reshuffles(replayed[0]))
+    targets = {e.payload["to_seq"] for e in replayed if e.kind in REWIND_EVENTS}
     moves, revealed_yet = 0, False
-    for index, event in enumerate(replayed[1:], start=1):
-        if (found.version > 1 and course.status in ENDED and not revealed_yet
-                and event.kind != REVEAL_EVENT):
-            raise Broken(f"{_said(event, found.names)} comes after the game ended, before "
-                         "its seed's reveal")
-        _step(course, replayed[:index + 1], event, found.names)
+    for event in replayed:
+        if event.seq > 1:
+            if (found.version > 1 and course.status in ENDED and not revealed_yet
+                    and event.kind != REVEAL_EVENT):
+                raise Broken(f"{_said(event, found.names)} comes after the game ended, before "
+                             "its seed's reveal")
+            _step(course, event, found.names)
+        if event.seq in targets:
+            course.kept[event.seq] = clone(course.state)
         moves += event.kind in ENGINE_EVENTS
         revealed_yet = revealed_yet or event.kind == REVEAL_EVENT
     _stated(found, course)
@@ -686,7 +718,7 @@ def _replayable(found: _Record) -> list[Event]:
                   first.prev_hash, first.hash, sealed), *found.events[1:]]
 
 
-def _step(course: _Course, upto: list[Event], event: Event, names: list[str]) -> None:
+def _step(course: _Course, event: Event, names: list[str]) -> None:
     needed = STATUS_NEEDED.get(event.kind)
     if needed is not None and course.status not in needed:
         raise Broken(f"{_said(event, names)} while the game was {course.status}")
@@ -701,7 +733,12 @@ def _step(course: _Course, upto: list[Event], event: Event, names: list[str]) ->
             raise Broken(f"{_said(event, names)} was not a legal move: {error}") from None
         game.apply_in_place(state, seat, action)
     elif event.kind in REWIND_EVENTS:
-        course.game, course.state = rebuild(upto)
+        # The state right after ``to_seq``, and in a game that reshuffles at rewinds the
+        # reshuffle the service's replay applies (``history.apply_step``): what
+        # ``history.rebuild`` of the events up to this one gives, without replaying them.
+        course.state = clone(course.kept[event.payload["to_seq"]])
+        if course.reshuffles:
+            apply_step(game, course.state, event, course.seed)
         if course.status == "finished":
             course.status = "active"
     course.status = STATUS_LEFT.get(event.kind, course.status)

@@ -175,10 +175,20 @@ def verify_record(record, mails, hashes):
     verdict = fairness.check_text(text, FILE_LIMIT)
     witness.add_check(verdict, text, [m.read(witness.WITNESS_BYTES) for m in mails] + list(hashes))
     for check in verdict.checks:
-        click.echo(f"{'ok' if check.ok else 'FAILED'}  {check.name}: {check.detail}")
+        click.echo(f"{'ok' if check.ok else 'FAILED'}  {check.name}: {terminal_safe(check.detail)}")
     click.echo(f"fair play: {verdict.fairness}")
-    click.echo(f"{verdict.game_id or 'the record'}: {'verified' if verdict.ok else 'NOT verified'}")
+    click.echo(f"{terminal_safe(verdict.game_id or 'the record')}: "
+               f"{'verified' if verdict.ok else 'NOT verified'}")
     sys.exit(0 if verdict.ok else 1)
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` with every character a terminal would act on (an escape sequence that hides
+    what follows, a carriage return that writes over the line, a bidi control) written as its
+    code: a stranger's record, whose game id and names a verdict quotes, cannot make the
+    command's own words read otherwise."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in text)
 
 
 @group.command("sweep")

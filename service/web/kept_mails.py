@@ -14,6 +14,7 @@ from flask import request
 from engine.text import phrase
 from service.core.validation import BadInput, json_document
 from service.mail.witness import MOST_WITNESSES, WITNESS_BYTES
+from service.store import fairness
 
 
 def posted(record: bytes, limit: int) -> tuple[bytes, list]:
@@ -32,8 +33,8 @@ def _unwrapped(body: bytes, limit: int) -> tuple[bytes, list]:
     body itself as the record (then with no witnesses).  A body that is not JSON is left
     for the record's check to refuse."""
     try:
-        data = json_document(body, phrase("the record"), size=limit)
-    except BadInput:
+        data = json_document(body, phrase("the record"), size=limit, pairs=fairness.pairs_once)
+    except (BadInput, fairness.RepeatedKey):  # the record's check refuses it, saying why
         return body, []
     if not isinstance(data, dict):
         return body, []

@@ -13,10 +13,21 @@ import re
 from flask import Blueprint, abort, render_template, request
 
 from service.mail.preview import read_stored
+from service.core.config import is_loopback_host
 from service.web.extensions import services
 from service.store.local_mailbox import stored_mail, stored_mails
 
 bp = Blueprint("mailbox", __name__, url_prefix="/mailbox")
+
+
+@bp.before_request
+def this_machine_only():
+    """A client on this machine only, unless the mailbox was turned on on purpose
+    (``CHASQUI_LOCAL_MAILBOX=on``): the base URL's host says where links point, not who can
+    reach the server, and an unset base URL defaults to this machine's address, so a server
+    bound to every interface without one would otherwise show anyone every player's mail."""
+    if not (services().settings.local_mailbox_on or is_loopback_host(request.remote_addr)):
+        abort(404)
 
 OPEN_LINKS_OUTSIDE = '<base target="_blank">'
 _HEAD = re.compile(r"<head\b[^>]*>", re.IGNORECASE)
