@@ -26,12 +26,14 @@ from . import data, plaza, rules, scoring, view as view_mod
 # What a thing is worth while the game has days to run (scaled down on the last days, when
 # goods can no longer become points).  Tuned by self-play (bench/machu_picchu_bot.py).
 GOOD_WORTH = {"corn": 0.25, "llama": 1.1, "coca": 1.0, "pottery": 1.0, "cloth": 1.1}
+PLENTY = 3                 # goods of one kind beyond this many are worth only SURPLUS each
+SURPLUS = 0.35
 TOWARD_PRIEST = 0.6        # each good that the next Priest or Virgin still needs, on top
-PRIEST_BONUS = 1.5         # a Priest or Virgin: what its goods were worth, and this
-DISTRICT_INCA = 2.5        # an Inca producing (its card points are counted apart)
+PRIEST_BONUS = 0.8         # a Priest or Virgin: its goods' worth, and this per good it cost
+DISTRICT_INCA = 4.0        # an Inca producing (its card points are counted apart)
 SUPPLY_INCA = 0.4
-CLOCK_INCA = 3.6           # three different goods and three steps at night, Inca back
-STEP = 0.8                 # one field on the Incatrail (the way to cards and gold)
+CLOCK_INCA = 4.5           # three different goods and three steps at night, Inca back
+STEP = 0.6                 # one field on the Incatrail (the way to cards and gold)
 GOLD_PER_HIDDEN_CARD = 2.8  # a kept card: the best of three drawn beats the mean 2.3
 GOLD_SPREAD = 4.0        # how uncertain a hidden hand's gold is
 TURN_STEPS = 40            # the most decisions played out to finish one's own turn
@@ -161,16 +163,33 @@ def days_weight(state: dict) -> float:
 
 def holdings(state: dict, seat: int) -> float:
     player = state["players"][seat]
-    goods = dict(player["goods"])
-    for good, n in player["due"].items():
-        goods[good] += n
-    worth = sum(GOOD_WORTH[g] * n for g, n in goods.items())
+    goods, steps = coming_goods(player)
+    worth = sum(goods_worth(g, n) for g, n in goods.items())
     worth += TOWARD_PRIEST * toward_next_priest(state, goods)
     worth += sum(priest_worth(kind) * n for kind, n in player["priests"].items())
     worth += DISTRICT_INCA * sum(state["incas"][d][seat] for d in data.PRODUCTION)
     worth += SUPPLY_INCA * player["supply"] + CLOCK_INCA * state["sun_clock"][seat]
-    worth += sum(moon_tile_worth(t) for t in player["moon"])
-    return worth + STEP * trail_fields(player)
+    return worth + STEP * (trail_fields(player) + steps)
+
+
+def coming_goods(player: dict) -> tuple[dict, int]:
+    """The seat's goods with what the trail owes it and what its Moon Tiles will give at
+    night (a tile's good counted when its price is at hand), and the steps the tiles give:
+    so a tile is worth what it gives this seat."""
+    goods = dict(player["goods"])
+    for good, n in player["due"].items():
+        goods[good] += n
+    steps = 0
+    for tile in player["moon"]:
+        spec = data.MOON_TILES[tile]
+        if "corn" in spec:
+            goods["corn"] += spec["corn"]
+        elif "steps" in spec:
+            steps += spec["steps"]
+        elif goods["corn"] >= spec["price"]:
+            goods["corn"] -= spec["price"]
+            goods[spec["good"]] += 1
+    return goods, steps
 
 
 def trail_fields(player: dict) -> int:
@@ -179,24 +198,28 @@ def trail_fields(player: dict) -> int:
     return player["scout"] + data.SUMMIT * (len(player["cards"]) + player["owed"])
 
 
+def goods_worth(good: str, n: int) -> float:
+    """``n`` of ``good``: a hoard is worth less than the first few (corn is money: all
+    count)."""
+    if good == "corn":
+        return GOOD_WORTH[good] * n
+    return GOOD_WORTH[good] * min(n, PLENTY) + SURPLUS * max(0, n - PLENTY)
+
+
 def toward_next_priest(state: dict, goods: dict) -> int:
-    """How many of its goods the cheapest-to-complete Priest or Virgin left would use."""
+    """How many of its goods the Priest or Virgin left that misses fewest would use (of
+    those, the dearest: a Virgin when the goods for one are at hand)."""
     kinds = [k for k in data.PRIEST_KINDS if state["priests_left"][k]]
     if not kinds:
         return 0
-    kind = min(kinds, key=lambda k: sum(missing_for(goods, k).values()))
+    kind = min(kinds, key=lambda k: (sum(missing_for(goods, k).values()), -cost_size(k)))
     return sum(min(goods[g], n) for g, n in data.PRIESTS[kind]["cost"].items())
 
 
 def priest_worth(kind: str) -> float:
     cost = data.PRIESTS[kind]["cost"]
-    return sum((GOOD_WORTH[g] + TOWARD_PRIEST) * n for g, n in cost.items()) + PRIEST_BONUS
+    return sum((GOOD_WORTH[g] + TOWARD_PRIEST + PRIEST_BONUS) * n for g, n in cost.items())
 
 
-def moon_tile_worth(tile: str) -> float:
-    spec = data.MOON_TILES[tile]
-    if "corn" in spec:
-        return GOOD_WORTH["corn"] * spec["corn"]
-    if "steps" in spec:
-        return STEP * spec["steps"]
-    return GOOD_WORTH[spec["good"]] - GOOD_WORTH["corn"] * spec["price"]
+def cost_size(kind: str) -> int:
+    return sum(data.PRIESTS[kind]["cost"].values())

@@ -82,15 +82,29 @@ def test_bot_games_end(games):
 
 
 def test_a_moon_tile_is_chosen_by_what_it_gives_the_seat():
-    """Staying with 5 corn and a priest's goods but cloth: the cloth tile, not the first."""
+    """With the goods for a Priest of the Condor but its cloth, the cloth tile is worth more
+    to the seat than the llama tile, three steps more than two; the best is not the first
+    listed (3 corn)."""
     state = turn_of(started(2), 0, "sun_clock")
     goods(state, 0, corn=5, cloth=0, coca=1, pottery=1, llama=0)
-    stays = [a for a in options(state, 0) if a["type"] == "stay"]
-    chosen = max(stays, key=lambda a: lookahead.worth_after(lookahead.seen_world(state, 0), 0,
-                                                           a, 0))
-    assert chosen == {"type": "stay", "tile": "cloth"} != stays[0]
+    world = lookahead.seen_world(state, 0)
+    worth = {a["tile"]: lookahead.worth_after(world, 0, a, 0)
+             for a in options(state, 0) if a["type"] == "stay"}
+    assert worth["cloth"] > worth["llama"] and worth["steps3"] > worth["steps2"]
+    assert max(worth, key=worth.get) != "corn3"
 
 
 def test_the_simple_bot_stays_available_as_the_easy_level():
     state = started(2)
     assert GAME.find_legal_action(state, 0, bot.simple_bot_action(state, 0)) is not None
+
+
+def test_at_the_plaza_it_buys_in_one_trade_what_completes_a_priest():
+    """Coca and pottery but no cloth: one trade buys the cloth a Priest needs, no more than
+    the dearest Priest it then completes (2 cloth: a Priest of the Puma)."""
+    state = turn_of(started(2), 0, "sun_clock")
+    GAME.apply_in_place(state, 0, {"type": "move", "to": "central_plaza"})
+    goods(state, 0, corn=12, cloth=0, coca=1, pottery=1)
+    chosen = GAME.bot_action(state, 0)
+    assert chosen["type"] == "trade" and chosen["buy"] in ({"cloth": 1}, {"cloth": 2})
+    assert not chosen["sell"]
