@@ -23,6 +23,8 @@ from engine.games.machu_picchu import bot
 
 GAME = get_game("machu_picchu")
 MAX_MOVES = 5_000
+PAIRINGS = (("bot", "simple"), ("simple", "bot"), ("bot", "random"), ("simple", "random"),
+            ("random", "bot"), ("random", "simple"))
 
 
 def random_player(chooser: random.Random):
@@ -51,16 +53,18 @@ def play(kinds: list[str], seed: int) -> dict:
             counts["priests"] += 1
         GAME.apply_in_place(state, seat, action)
         moves += 1
-    outcome = GAME.outcome(state) or {"reason": "unfinished", "winners": []}
+    outcome = GAME.outcome(state) or {"reason": "unfinished", "winners": [], "detail": {}}
+    tripled = [s for s, d in outcome["detail"].items() if d["multiplier"] == 3]
     return {"counts": counts, "times": times, "reason": outcome["reason"],
-            "winners": outcome["winners"], "moves": moves}
+            "winners": outcome["winners"], "tripled": tripled, "moves": moves}
 
 
 def table(kinds: list[str], games: int, seed: int) -> dict:
-    """``games`` games with the seats as ``kinds``, rotated so every kind sits everywhere
-    only when asked for (all-bot tables keep their seats)."""
+    """``games`` games with the seats as ``kinds`` (seeds ``seed`` on): what they visit and
+    take, how the games end, win % and ×3 multiplier % by seat, the bot's decision times."""
     results = [play(kinds, seed + g) for g in range(games)]
     wins = Counter(w for r in results for w in r["winners"])
+    tripled = Counter(s for r in results for s in r["tripled"])
     times = [t for r in results for t in r["times"]]
     return {
         "sun_clock": sum(r["counts"]["sun_clock"] for r in results),
@@ -69,6 +73,7 @@ def table(kinds: list[str], games: int, seed: int) -> dict:
         "most_priests": max(r["counts"]["priests"] for r in results),
         "endings": Counter(r["reason"] for r in results),
         "win_by_seat": [round(100 * wins[s] / games) for s in range(len(kinds))],
+        "tripled_by_seat": [round(100 * tripled[s] / games) for s in range(len(kinds))],
         "median_ms": 1000 * statistics.median(times) if times else 0.0,
         "max_ms": 1000 * max(times) if times else 0.0,
         "games": games,
@@ -90,14 +95,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4, 5])
     args = parser.parse_args()
-    for n in range(2, 6):
+    for n in args.players:
         for kind in ("simple", "bot"):
             found = table([kind] * n, args.games, args.seed)
-            print(f"{n}p all-{kind}: {found}")
-        for challenger, other in (("bot", "simple"), ("bot", "random"), ("random", "bot")):
+            print(f"{n}p all-{kind}: {found}", flush=True)
+        for challenger, other in PAIRINGS:
             share = challenger_share(challenger, other, n, args.games, args.seed)
-            print(f"{n}p one {challenger} among {other}: {share}% (fair {round(100 / n)}%)")
+            print(f"{n}p one {challenger} among {other}: {share}% (fair {round(100 / n)}%)",
+                  flush=True)
 
 
 if __name__ == "__main__":
