@@ -126,7 +126,7 @@ def _plaza_choice(state: dict, seat: int, plain: list[dict]) -> dict:
 
 
 def bot_action(state: dict, seat: int) -> dict:
-    return lookahead.best_action(state, seat)
+    return lookahead.best_action(state, seat, default_action)
 
 
 def simple_bot_action(state: dict, seat: int) -> dict:

@@ -18,10 +18,13 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+from typing import Callable
 
 from engine.core import canonical_json, clone
 
 from . import data, plaza, rules, scoring, view as view_mod
+
+Chooser = Callable[[dict, int], dict]
 
 # What a thing is worth while the game has days to run (scaled down on the last days, when
 # goods can no longer become points).  Tuned by self-play (bench/machu_picchu_bot.py).
@@ -39,16 +42,17 @@ GOLD_SPREAD = 4.0        # how uncertain a hidden hand's gold is
 TURN_STEPS = 40            # the most decisions played out to finish one's own turn
 
 
-def best_action(state: dict, seat: int) -> dict:
+def best_action(state: dict, seat: int, others: Chooser) -> dict:
     """The legal action whose result, with the rest of the turn played greedily, is worth
-    most to ``seat`` (first in list order among equals)."""
+    most to ``seat`` (first in list order among equals); ``others`` answers for any other
+    seat asked meanwhile (the timeout default)."""
     legal = [without_display(a) for a in rules.legal(state, seat)]
     if not legal:
         return {}
     world = seen_world(state, seat)
     best, most = legal[0], float("-inf")
     for action in legal + whole_purchases(world, seat):
-        worth = worth_after(world, seat, action, TURN_STEPS)
+        worth = worth_after(world, seat, action, others)
         if worth > most:
             best, most = action, worth
     return best
@@ -95,19 +99,20 @@ def missing_for(goods: dict, kind: str) -> dict:
     return {g: n - goods[g] for g, n in cost.items() if goods[g] < n}
 
 
-def worth_after(world: dict, seat: int, action: dict, steps: int) -> float:
+def worth_after(world: dict, seat: int, action: dict, others: Chooser | None = None) -> float:
+    """What ``action`` is worth to ``seat``: with ``others``, after the rest of the turn is
+    played out (``finish_turn``), else right after it."""
     after = clone(world)
     rules.apply(after, seat, action)
-    if steps:
-        finish_turn(after, seat, steps)
+    if others:
+        finish_turn(after, seat, others)
     return value(after, seat)
 
 
-def finish_turn(state: dict, seat: int, steps: int) -> None:
+def finish_turn(state: dict, seat: int, others: Chooser) -> None:
     """Play on until a Prince is to move again (or the game ends): ``seat`` picks each step
-    one step deep, any other seat asked gives its timeout default."""
-    from .bot import default_action
-    for _ in range(steps):
+    one step deep, any other seat asked answers as ``others`` does."""
+    for _ in range(TURN_STEPS):
         if state["over"] or not state["queue"] or state["queue"][0]["k"] == "move":
             return
         acting = rules.to_act(state)
@@ -116,9 +121,9 @@ def finish_turn(state: dict, seat: int, steps: int) -> None:
         who = seat if seat in acting else acting[0]
         if who == seat:
             legal = [without_display(a) for a in rules.legal(state, seat)]
-            chosen = max(legal, key=lambda a: worth_after(state, seat, a, 0))
+            chosen = max(legal, key=lambda a: worth_after(state, seat, a))
         else:
-            chosen = default_action(state, who)
+            chosen = others(state, who)
         rules.apply(state, who, chosen)
 
 

@@ -88,7 +88,7 @@ def test_a_moon_tile_is_chosen_by_what_it_gives_the_seat():
     state = turn_of(started(2), 0, "sun_clock")
     goods(state, 0, corn=5, cloth=0, coca=1, pottery=1, llama=0)
     world = lookahead.seen_world(state, 0)
-    worth = {a["tile"]: lookahead.worth_after(world, 0, a, 0)
+    worth = {a["tile"]: lookahead.worth_after(world, 0, a)
              for a in options(state, 0) if a["type"] == "stay"}
     assert worth["cloth"] > worth["llama"] and worth["steps3"] > worth["steps2"]
     assert max(worth, key=worth.get) != "corn3"
