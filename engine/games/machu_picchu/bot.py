@@ -126,6 +126,12 @@ def _plaza_choice(state: dict, seat: int, plain: list[dict]) -> dict:
 
 
 def bot_action(state: dict, seat: int) -> dict:
+    """The lookahead; at the plaza of a game that trades one good per decision (older rules
+    versions), the simple bot's purchase, whose steps never undo each other (a lookahead
+    valuing each step alone could buy and sell back the same good without end)."""
+    if (rules.legal(state, seat) and state["queue"][0]["k"] == "plaza"
+            and rules.trades_step_by_step(state)):
+        return simple_bot_action(state, seat)
     return lookahead.best_action(state, seat, default_action)
 
 

@@ -14,10 +14,11 @@ from .helpers import GAME, goods, options, started, turn_of
 SEEDS = (1, 2, 3)
 
 
-def bot_game(players: int, seed: int, check=None) -> tuple[dict, Counter]:
+def bot_game(players: int, seed: int, check=None, rules_version=None) -> tuple[dict, Counter]:
     """An all-bot game; counts the districts visited and the Priests and Virgins taken;
     ``check(state, seat, action)`` runs before each move."""
     state = GAME.setup([f"P{i}" for i in range(players)], seed, {})
+    GAME.keep_rules_version(state, rules_version)
     counts = Counter()
     while GAME.outcome(state) is None:
         seat = GAME.to_act(state)[0]
@@ -79,6 +80,13 @@ def test_bots_take_priests_and_virgins(games):
 
 def test_bot_games_end(games):
     assert all(GAME.outcome(state) for state, _ in games)
+
+
+def test_bots_finish_a_game_that_trades_one_good_at_a_time():
+    """A game of an older rules version trades step by step at the plaza; the bot still
+    ends every visit and the game."""
+    state, counts = bot_game(2, 5, rules_version="4")
+    assert GAME.outcome(state) and sum(counts.values()) < 1000
 
 
 def test_a_moon_tile_is_chosen_by_what_it_gives_the_seat():
