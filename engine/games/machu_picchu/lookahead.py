@@ -38,7 +38,7 @@ SUPPLY_INCA = 0.4
 CLOCK_INCA = 4.5           # three different goods and three steps at night, Inca back
 STEP = 0.8                 # one field on the Incatrail (the way to cards and gold)
 GOLD_PER_HIDDEN_CARD = 2.8  # a kept card: the best of three drawn beats the mean 2.3
-GOLD_SPREAD = 4.0        # how uncertain a hidden hand's gold is
+GOLD_SPREAD = 4.0          # how uncertain a hidden hand's gold is
 TURN_STEPS = 40            # the most decisions played out to finish one's own turn
 
 
