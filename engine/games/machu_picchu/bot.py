@@ -1,4 +1,4 @@
-"""Timeout defaults and a simple bot.
+"""Timeout defaults, the simple bot and the bot.
 
 Standing (a seat timed out under the "standing" policy): what its standing orders answer.
 
@@ -6,7 +6,11 @@ Default (a seat timed out): the safe, cheap choice — stay and take a Moon Tile
 the Prince's move, produce nothing, sacrifice nothing, end the multi-step visit ("done"),
 otherwise the first legal action.
 
-Bot (documented heuristic, better than random): score every Prince move by what the district
+Bot: ``lookahead.best_action`` (see its docstring): it tries every legal action, plays the
+rest of its own turn greedily, and values what results from what the seat may see.
+
+Simple bot (``simple_bot_action``, the former bot, kept as the fast "easy" level and for
+comparison): score every Prince move by what the district
 gives *now* (an affordable Priest/Virgin 10, a temple not yet used today 3 per stone + 3 if it
 can sacrifice there, a production bonus 2 per unit + 1 per own Inca there, a possible Inca
 placement 3, the plaza 2 with 5+ corn, the Sun Clock 1), minus 2 for paying a llama; staying
@@ -17,7 +21,7 @@ the cards worth least to it (gold + the VP they would give now).
 """
 from __future__ import annotations
 
-from . import data, rules
+from . import data, lookahead, rules
 
 
 def default_action(state: dict, seat: int) -> dict:
@@ -122,6 +126,16 @@ def _plaza_choice(state: dict, seat: int, plain: list[dict]) -> dict:
 
 
 def bot_action(state: dict, seat: int) -> dict:
+    """The lookahead; at the plaza of a game that trades one good per decision (older rules
+    versions), the simple bot's purchase, whose steps never undo each other (a lookahead
+    valuing each step alone could buy and sell back the same good without end)."""
+    if (rules.legal(state, seat) and state["queue"][0]["k"] == "plaza"
+            and rules.trades_step_by_step(state)):
+        return simple_bot_action(state, seat)
+    return lookahead.best_action(state, seat, default_action)
+
+
+def simple_bot_action(state: dict, seat: int) -> dict:
     legal = rules.legal(state, seat)
     if not legal:
         return {}
