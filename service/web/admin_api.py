@@ -14,6 +14,7 @@ from engine import GAMES
 from service.mail import mailer
 from service.application import admin_auth as auth
 from service.application import admin_commands as commands
+from service.application import rollback_consent
 from service.view.audit import audit
 from service.store import privileged_reads
 from service.web.admin_pages import STATUSES, LIST_LIMIT, leave_trace, mail_status, outside_the_game
@@ -185,8 +186,8 @@ def _run(game_id: str, command, as_admin: bool = False, **kwargs):
 @outside_the_game
 def rollback(game_id: str):
     data = _body()
-    return _run(game_id, commands.rollback, to_seq=data.get("to_seq"), reason=data.get("reason"),
-                expected_seq=data.get("seq"))
+    return _run(game_id, rollback_consent.rollback, to_seq=data.get("to_seq"),
+                reason=data.get("reason"), expected_seq=data.get("seq"))
 
 
 @bp.post("/games/<game_id>/pause")

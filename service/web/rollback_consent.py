@@ -1,0 +1,43 @@
+"""The consent page of a rollback that waits for every seated player: the seat's own link
+(``/play/<secret>/rollback/<proposal>``) shows who proposes going back where and why, and its
+form records the seat's answer (the rules: ``service.application.rollback_consent``).  A GET
+shows and changes nothing."""
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
+
+from service.application import rollback_consent
+from service.application.moves import resolve_seat
+from service.store.loading import load
+from service.view.notices import notice_for
+from service.web.extensions import services
+
+bp = Blueprint("rollback_consent", __name__, url_prefix="/play")
+
+
+@bp.get("/<secret>/rollback/<int:proposal>")
+def page(secret: str, proposal: int):
+    svc = services()
+    with svc.db.reading() as session:
+        game_id, seat = resolve_seat(session, svc.settings.secret_key, secret)
+        loaded = load(session, game_id)
+        proposed, consents = rollback_consent.open_proposal(loaded, proposal)
+        told = notice_for(loaded, "rollback_proposed", seat)
+    return render_template("pages/rollback_consent.html", secret=secret, proposal=proposal,
+                           notice=told, agreed=seat in consents, seat_name=loaded.seats[seat].name)
+
+
+@bp.post("/<secret>/rollback/<int:proposal>")
+def answer(secret: str, proposal: int):
+    """The seat's answer (a CSRF-protected POST): ``agree`` is "1" or "0"."""
+    svc = services()
+    agree = request.form.get("agree") == "1"
+    with svc.db.unit_of_work() as session:
+        game_id, seat = resolve_seat(session, svc.settings.secret_key, secret)
+        outcome = rollback_consent.answer(session, game_id, proposal, seat, agree, svc.clock(),
+                                          svc.settings.mail_domain)
+    svc.dispatch_owed(outcome.owed)
+    flash(gettext("You agreed to the rollback.") if agree
+          else gettext("You declined the rollback: the game goes on as it is."), "ok")
+    return redirect(url_for("play.page", secret=secret), 303)
