@@ -7,13 +7,29 @@ from __future__ import annotations
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 
+from engine import IllegalAction
 from service.application import rollback_consent
 from service.application.moves import resolve_seat
 from service.store.loading import load
 from service.view.notices import notice_for
+from service.store.events import Conflict
+from service.view.i18n import N_
+from service.web.errors import told
 from service.web.extensions import services
 
 bp = Blueprint("rollback_consent", __name__, url_prefix="/play")
+
+
+@bp.errorhandler(IllegalAction)
+def _no_such_proposal(error):
+    return render_template("pages/error.html", title=N_("Not accepted"), message=told(error)), 400
+
+
+@bp.errorhandler(Conflict)
+def _closed(error):
+    """A proposal closed by what happened since (or already answered): nothing was changed."""
+    return render_template("pages/error.html", title=N_("The game moved on"),
+                           message=told(error)), 409
 
 
 @bp.get("/<secret>/rollback/<int:proposal>")
