@@ -76,19 +76,6 @@ def test_a_record_of_many_rewinds_verifies_alike_with_both_verifiers():
     assert independent_verifier.verify(record) == (True, "proven", "")
 
 
-def rewind(writer, to_seq: int, players: int, consented: bool) -> None:
-    """An admin's rollback as the service records one that may need consent: proposed, every
-    seat agreeing, then rolled back naming the proposal (``consented``); or rolled back at once."""
-    payload = {"to_seq": to_seq, "reason": "again"}
-    if consented:
-        proposal = writer.seq + 1
-        writer.add("RollbackProposed", {**payload, "proposal": proposal}, "admin:1")
-        for seat in range(players):
-            writer.add("RollbackConsented", {"proposal": proposal, "seat": seat}, f"seat:{seat}")
-        payload["proposal"] = proposal
-    writer.add("RolledBack", payload, "admin:1")
-
-
 def record_of_random_rewinds(game_name: str, players: int, pick_seed: int,
                              consented: bool = True) -> dict:
     """A finished game of schema version 3 in which, now and then, an admin rolls back to a
@@ -100,7 +87,7 @@ def record_of_random_rewinds(game_name: str, players: int, pick_seed: int,
     chooser, state = random.Random(pick_seed), game.setup(names, seed, {})
     while game.outcome(state) is None:
         if writer.seq > 3 and chooser.random() < 0.08:
-            rewind(writer, chooser.randrange(1, writer.seq), len(names), consented)
+            kit.rewind(writer, chooser.randrange(1, writer.seq), len(names), consented)
             game, state = rebuild(writer.stored)
             continue
         seat = game.to_act(state)[0]
