@@ -38,10 +38,10 @@ def page(secret: str, proposal: int):
     with svc.db.reading() as session:
         game_id, seat = resolve_seat(session, svc.settings.secret_key, secret)
         loaded = load(session, game_id)
-        proposed, consents = rollback_consent.open_proposal(loaded, proposal)
-        told = notice_for(loaded, "rollback_proposed", seat)
+        _proposed, consents = rollback_consent.open_proposal(loaded, proposal)
+        notice = notice_for(loaded, "rollback_proposed", seat)
     return render_template("pages/rollback_consent.html", secret=secret, proposal=proposal,
-                           notice=told, agreed=seat in consents, seat_name=loaded.seats[seat].name)
+                           notice=notice, agreed=seat in consents, seat_name=loaded.seats[seat].name)
 
 
 @bp.post("/<secret>/rollback/<int:proposal>")
