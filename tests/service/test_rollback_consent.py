@@ -188,3 +188,15 @@ def test_a_rollback_that_crosses_nothing_shown_takes_effect_at_once(app, client,
                        json={"action": {"type": "stay"}, "seq": 1}).status_code == 200
     propose(client, data["id"], 2)
     assert kinds(app, data["id"])[-1] == "RolledBack"
+
+
+def test_a_seat_a_bot_plays_is_not_asked_and_the_people_decide(app, client, new_game):
+    game_id, secrets, _seq = started(app, client, new_game, "incan_gold")
+    assert post_form(client, game_id, "seats/2/bot").status_code == 303
+    proposal = propose(client, game_id, loaded(app, game_id).seq)
+    assert client.post(f"/play/{secrets[2]}/rollback/{proposal}", data={
+        "csrf_token": csrf_token(client, f"/play/{secrets[0]}/rollback/{proposal}"),
+        "agree": "1"}).status_code == 400
+    for seat in (0, 1):
+        assert answer(client, consent_link(app, f"p{seat}@example.com"), True).status_code == 303
+    assert "RolledBack" in kinds(app, game_id)[proposal:]  # then the bot plays on
