@@ -179,7 +179,9 @@ def _run(game_id: str, command, as_admin: bool = False, **kwargs):
         outcome = command(session, game_id, now=svc.clock(), domain=svc.settings.mail_domain,
                           **kwargs)
     svc.dispatch_owed(outcome.owed)
-    return jsonify(id=game_id, seq=outcome.seq, mailed=len(outcome.owed.mail))
+    # a rollback that took back something shown is only proposed: the caller is told so
+    proposed = {"proposed": True} if rollback_consent.proposed(outcome) else {}
+    return jsonify(id=game_id, seq=outcome.seq, mailed=len(outcome.owed.mail), **proposed)
 
 
 @bp.post("/games/<game_id>/rollback")

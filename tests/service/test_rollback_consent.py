@@ -200,3 +200,11 @@ def test_a_seat_a_bot_plays_is_not_asked_and_the_people_decide(app, client, new_
     for seat in (0, 1):
         assert answer(client, consent_link(app, f"p{seat}@example.com"), True).status_code == 303
     assert "RolledBack" in kinds(app, game_id)[proposal:]  # then the bot plays on
+
+
+def test_the_admin_api_says_a_rollback_was_only_proposed(app, client, new_game, admin_headers):
+    game_id, _secrets, seq = started(app, client, new_game, "inca_empire")
+    response = client.post(f"/admin/api/games/{game_id}/rollback", headers=admin_headers,
+                           json={"to_seq": 1, "reason": "a slip", "seq": seq})
+    assert response.status_code == 200 and response.get_json()["proposed"] is True
+    assert kinds(app, game_id)[-1] == "RollbackProposed"
