@@ -30,6 +30,8 @@ KINDS = {  # kind: (has a seat, the actors it allows)
     "GameAbandoned": (False, {"admin"}), "VacationStarted": (True, {"the seat", "system"}),
     "VacationEnded": (True, {"the seat", "system"}), "MessagePosted": (True, {"the seat"}),
     "SeedRevealed": (False, {"system"}), "GameImported": (False, {"admin"}),
+    "RollbackProposed": (False, {"admin"}), "RollbackConsented": (True, {"the seat"}),
+    "RollbackDeclined": (True, {"the seat"}),
 }
 NEEDS = {"MoveMade": {"active"}, "TurnTimedOut": {"active"}, "Undone": {"active"},
          "GamePaused": {"active"}, "GameResumed": {"paused"},
@@ -37,7 +39,10 @@ NEEDS = {"MoveMade": {"active"}, "TurnTimedOut": {"active"}, "Undone": {"active"
          "SeatBotted": {"active", "paused"}, "VacationStarted": {"active", "paused"},
          "RolledBack": {"active", "paused", "finished"},
          "MessagePosted": {"active", "paused", "finished"},
-         "SeedRevealed": {"finished", "abandoned"}}
+         "SeedRevealed": {"finished", "abandoned"}, "RollbackProposed": {"active", "paused"},
+         "RollbackConsented": {"active", "paused"}, "RollbackDeclined": {"active", "paused"}}
+# What may stand between a rollback's proposal and the rollback (besides consents to it).
+KEEPS_OPEN = {"MessagePosted", "VacationStarted", "VacationEnded"}
 
 
 class Fails(Exception):
@@ -229,6 +234,8 @@ def _replay(r: dict, events: list, first: dict, seed: int, version: int) -> None
         history: dict[int, tuple] = {1: ()}  # seq -> what made the state right after it
         steps: tuple = ()  # ("move", seat, action) and ("reshuffle", key), in order
         status, revealed = "active", False
+        bots: set = set()  # the seats a bot plays now
+        used: set = set()  # the proposals a rollback has used
         for e in events[1:]:
             kind, p = e["kind"], e["payload"]
             need(not (version > 1 and status in ("finished", "abandoned") and not revealed
@@ -243,6 +250,9 @@ def _replay(r: dict, events: list, first: dict, seed: int, version: int) -> None
                 game.apply_in_place(state, p["seat"], p.get("action"))
                 steps = steps + (("move", p["seat"], p.get("action")),)
             elif kind in ("RolledBack", "Undone"):
+                if version >= 3 and (_replayed(game, first, seed, history[p["to_seq"]])
+                                     .get("epoch") != state.get("epoch")):
+                    _agreed(events, e, len(first["players"]), bots, used)
                 steps = history[p["to_seq"]]
                 if version >= 3 and hasattr(game, "reshuffle_unseen"):
                     key = int(sha(f"chasqui-reshuffle-v1:{seed}:{e['seq']}"), 16)
@@ -250,6 +260,10 @@ def _replay(r: dict, events: list, first: dict, seed: int, version: int) -> None
                 state = _replayed(game, first, seed, steps)
                 if status == "finished":
                     status = "active"
+            if kind == "SeatBotted":
+                bots.add(p["seat"])
+            elif kind == "SeatReplaced":
+                bots.discard(p["seat"])
             status = {"GamePaused": "paused", "GameResumed": "active",
                       "GameAbandoned": "abandoned"}.get(kind, status)
             if status == "active" and game.outcome(state) is not None:
@@ -267,6 +281,26 @@ def _replay(r: dict, events: list, first: dict, seed: int, version: int) -> None
         "scores": {str(k): v for k, v in outcome["scores"].items()},
         "winners": list(outcome["winners"])}
     need(written == r["outcome"], "5.7")
+
+
+def _agreed(events: list, e: dict, players: int, bots: set, used: set) -> None:
+    """Rule 5.8: a rollback that takes back a change of epoch names a proposal every seat held
+    by a person consented to, with only talk, vacations and consents after the proposal."""
+    number = e["payload"].get("proposal")
+    need(e["kind"] == "RolledBack" and type(number) is int and 1 < number < e["seq"]
+         and number not in used, "5.8")
+    used.add(number)
+    proposal = events[number - 1]
+    need(proposal["kind"] == "RollbackProposed" and proposal["actor"] == e["actor"]
+         and proposal["payload"].get("to_seq") == e["payload"]["to_seq"], "5.8")
+    agreed = set()
+    for between in events[number:e["seq"] - 1]:
+        if (between["kind"] == "RollbackConsented"
+                and between["payload"].get("proposal") == number):
+            agreed.add(between["payload"]["seat"])
+        else:
+            need(between["kind"] in KEEPS_OPEN, "5.8")
+    need(set(range(players)) - bots <= agreed, "5.8")
 
 
 def _replayed(game, first: dict, seed: int, steps: tuple):

@@ -69,8 +69,9 @@ def _seat(loaded: Loaded, seat) -> SeatRow:
     return loaded.seats[seat]
 
 
-def _append(session: Session, loaded: Loaded, kind: str, payload: dict, actor: str,
-            now: datetime, sealed: dict | None = None) -> Event:
+def append_event(session: Session, loaded: Loaded, kind: str, payload: dict, actor: str,
+                 now: datetime, sealed: dict | None = None) -> Event:
+    """Append one event at the head, in the caller's unit of work."""
     event = store.append(session, loaded.row.id, loaded.seq + 1, loaded.head_hash, kind,
                          payload, actor, now, sealed=sealed)
     loaded.events.append(event)
@@ -116,12 +117,11 @@ def _mail(session: Session, loaded: Loaded, now: datetime, domain: str, owed_kin
 
 # --- rollback and undo -------------------------------------------------------------------------
 
-def rollback(session: Session, game_id: str, to_seq, reason, actor: str, now: datetime,
-             domain: str, expected_seq=None) -> Outcome:
-    """Append ``RolledBack{to_seq, reason}``: the effective history becomes what it was right
-    after event ``to_seq`` (moves after it are superseded, never deleted).  Every player is
-    mailed what was undone, by whom and why, with fresh links.  A rollback can itself be
-    rolled back by rolling back to a seq at or after it."""
+def checked_rollback(session: Session, game_id: str, to_seq, reason,
+                     expected_seq=None) -> tuple[Loaded, str]:
+    """The game and the admin's reason, for a rollback to ``to_seq`` that may be made: the
+    game not abandoned, its seed not revealed, ``to_seq`` an earlier event.  The command
+    itself (which may only propose) is ``rollback_consent.rollback``."""
     loaded = _load_expecting(session, game_id, expected_seq)
     if loaded.row.status == "abandoned":
         raise IllegalAction(phrase("the game was abandoned; it cannot be rolled back"))
@@ -131,8 +131,16 @@ def rollback(session: Session, game_id: str, to_seq, reason, actor: str, now: da
     if not isinstance(to_seq, int) or isinstance(to_seq, bool) or not 1 <= to_seq < loaded.seq:
         raise IllegalAction(phrase("the step to go back to (to_seq) must be from 1 to {last}",
                                    last=loaded.seq - 1))
-    text = _reason(reason)
-    _append(session, loaded, "RolledBack", {"to_seq": to_seq, "reason": text}, actor, now)
+    return loaded, _reason(reason)
+
+
+def roll_back(session: Session, loaded: Loaded, payload: dict, actor: str, now: datetime,
+              domain: str) -> Outcome:
+    """Append ``RolledBack{to_seq, reason}`` (``payload``): the effective history becomes
+    what it was right after event ``to_seq`` (moves after it are superseded, never deleted).
+    Every player is mailed what was undone, by whom and why, with fresh links.  A rollback
+    can itself be rolled back by rolling back to a seq at or after it."""
+    append_event(session, loaded, "RolledBack", payload, actor, now)
     _replay(loaded)
     play_bots(session, loaded, now)
     return Outcome(loaded.seq, _mail(session, loaded, now, domain, None, all_kind="rollback"))
@@ -209,9 +217,9 @@ def undo_move(session: Session, game_id: str, seat: int, seq_seen, now: datetime
     move, why = undoable_move(loaded, seat, session)
     if move is None:
         raise IllegalAction(phrase("nothing to take back: {why}", why=term(why)))
-    _append(session, loaded, "Undone", {"to_seq": move.seq - 1, "seat": seat,
-                                        "label": move.payload.get("label", "")},
-            f"seat:{seat}", now)
+    append_event(session, loaded, "Undone", {"to_seq": move.seq - 1, "seat": seat,
+                                             "label": move.payload.get("label", "")},
+                 f"seat:{seat}", now)
     _replay(loaded)
     play_bots(session, loaded, now)
     return Outcome(loaded.seq, _mail(session, loaded, now, domain, "undone"))
@@ -294,10 +302,10 @@ def accept_seat_offer(session: Session, secret_key: str, token: str, now: dateti
     seat_offers.withdraw(session, offer.game_id, offer.seat, now, keep=offer.id)
     # the address is sealed with the event: the game's admins read it, a finished game's
     # public record (its players' and spectators') does not
-    _append(session, loaded, "SeatReplaced", {"seat": offer.seat, "name": offer.name,
-                                              "previous_name": seat_row.name,
-                                              "contribution": given},
-            offer.offered_by, now, sealed={"email": offer.email})
+    append_event(session, loaded, "SeatReplaced", {"seat": offer.seat, "name": offer.name,
+                                                   "previous_name": seat_row.name,
+                                                   "contribution": given},
+                 offer.offered_by, now, sealed={"email": offer.email})
     seat_row.name, seat_row.email, seat_row.bot = offer.name, offer.email, False
     seat_row.nonce = secrets.token_urlsafe(12)
     told = [] if seat_offers.same_address(offer.previous_email, offer.email) else [
@@ -326,8 +334,8 @@ def bot_seat(session: Session, game_id: str, seat, admin: Admin, now: datetime, 
     if seat_row.bot:
         raise IllegalAction(phrase("{player}'s seat is already played by a bot",
                                    player=seat_row.name))
-    _append(session, loaded, "SeatBotted", {"seat": seat, "name": seat_row.name}, admin.actor,
-            now)
+    append_event(session, loaded, "SeatBotted", {"seat": seat, "name": seat_row.name},
+                 admin.actor, now)
     seat_row.bot = True
     play_bots(session, loaded, now)
     return Outcome(loaded.seq, _mail(session, loaded, now, domain, "links"))
@@ -339,7 +347,8 @@ def pause(session: Session, game_id: str, reason, actor: str, now: datetime, dom
     if loaded.row.status != "active":
         raise IllegalAction(phrase("the game is {status}; only an active game can pause",
                                    status=term(loaded.row.status)))
-    _append(session, loaded, "GamePaused", {"reason": _reason(reason, required=False)}, actor, now)
+    append_event(session, loaded, "GamePaused", {"reason": _reason(reason, required=False)},
+                 actor, now)
     loaded.row.status = "paused"
     return Outcome(loaded.seq, _mail(session, loaded, now, domain, None, all_kind="paused"))
 
@@ -350,7 +359,7 @@ def resume(session: Session, game_id: str, actor: str, now: datetime, domain: st
     if loaded.row.status != "paused":
         raise IllegalAction(phrase("the game is {status}, not paused",
                                    status=term(loaded.row.status)))
-    _append(session, loaded, "GameResumed", {}, actor, now)
+    append_event(session, loaded, "GameResumed", {}, actor, now)
     loaded.row.status = "active"
     play_bots(session, loaded, now)
     return Outcome(loaded.seq, _mail(session, loaded, now, domain, "resumed"))
@@ -361,7 +370,7 @@ def abandon(session: Session, game_id: str, reason, actor: str, now: datetime, d
     loaded = _load_expecting(session, game_id, expected_seq)
     if loaded.row.status not in LIVE:
         raise IllegalAction(phrase("the game is {status} already", status=term(loaded.row.status)))
-    _append(session, loaded, "GameAbandoned", {"reason": _reason(reason)}, actor, now)
+    append_event(session, loaded, "GameAbandoned", {"reason": _reason(reason)}, actor, now)
     loaded.row.status = "abandoned"
     return Outcome(loaded.seq, _mail(session, loaded, now, domain, None, all_kind="abandoned"))
 

@@ -15,7 +15,7 @@ from engine.text import phrase, term
 from service.mail import headers as mail_headers
 from service.mail import kinds
 from service.mail import kit as mailkit
-from service.view.notices import BY_ADMIN_KINDS, acted_by, notice_for
+from service.view.notices import BY_ADMIN_KINDS, acted_by, consent_line, notice_for
 from service.view.i18n import N_
 from service.core.config import Settings
 from service.store.loading import Loaded
@@ -157,7 +157,8 @@ def build_message(settings: Settings, loaded: Loaded, row: OutboxRow,
     context["preview"] = kinds.preview(language, row.kind)
     context["kind"] = row.kind
     context["fingerprint"] = fingerprint_of(loaded.head)  # the state this mail shows
-    context["notice"] = notice_for(loaded, row.kind, row.seat, organiser)
+    context["notice"] = notice_for(loaded, row.kind, row.seat, organiser) + consent_line(
+        loaded, row.kind, context["play_url"])
     context.update(clock_lines(loaded, row, deadlines, zones, language))
     extra = mailkit.extra_context(settings, loaded, row, language)
     context.update(extra)

@@ -40,6 +40,11 @@ KINDS: dict[str, MailKind] = {
     # "{who}": who acted, as ``view.actors`` names them (``view.notices.acted_by``).
     "rollback": MailKind(N_("rolled back"), N_(
         "The game was rolled back by {who}. Links in earlier mails no longer work; use these.")),
+    "rollback_proposed": MailKind(N_("rollback proposed"), N_(
+        "A rollback of the game is proposed. The moves it would take back showed "
+        "something, so it happens only if every player agrees.")),
+    "rollback_declined": MailKind(N_("rollback declined"), N_(
+        "A player declined the proposed rollback: the game goes on as it is.")),
     "undone": MailKind(N_("move taken back"), N_(
         "A player took back a move. Links in earlier mails no longer work; use these.")),
     "seat": MailKind(N_("new seat"), N_("You now have a seat in this game.")),

@@ -34,7 +34,7 @@ from engine.text import phrase
 from service.store import events as store
 from service.store import randomness as randomness_scheme
 from service.store.history import (ENGINE_EVENTS, REVEAL_EVENT, REWIND_EVENTS, apply_step,
-                                   reshuffles, setup)
+                                   consents_to, reshuffles, setup)
 from service.store.events import Event
 from service.core.validation import BadInput, json_document
 
@@ -200,7 +200,8 @@ SEAT_ACTOR = re.compile(r"seat:(0|[1-9][0-9]*)")
 SYSTEM, BOT = "system", "bot"
 IMPORTED = "GameImported"
 SEATED_KINDS = frozenset({"MoveMade", "TurnTimedOut", "Undone", "SeatReplaced", "SeatBotted",
-                          "VacationStarted", "VacationEnded", "MessagePosted"})
+                          "VacationStarted", "VacationEnded", "MessagePosted",
+                          "RollbackConsented", "RollbackDeclined"})
 # Events that may follow SeedRevealed: table talk at a finished game, and an import's mark.
 AFTER_REVEAL = frozenset({"MessagePosted", IMPORTED})
 PROVEN, NOT_PROVEN = "proven", "not proven"
@@ -213,7 +214,8 @@ PROVEN, NOT_PROVEN = "proven", "not proven"
 ACTORS = {
     "GameCreated": {"admin", "organiser", "a seat"},
     "MoveMade": {"the seat", BOT}, "TurnTimedOut": {SYSTEM},
-    "RolledBack": {"admin"}, "Undone": {"the seat"},
+    "RolledBack": {"admin"}, "Undone": {"the seat"}, "RollbackProposed": {"admin"},
+    "RollbackConsented": {"the seat"}, "RollbackDeclined": {"the seat"},
     "SeatReplaced": {"admin"}, "SeatBotted": {"admin"},
     "GamePaused": {"admin", SYSTEM}, "GameResumed": {"admin"}, "GameAbandoned": {"admin"},
     "VacationStarted": {"the seat", SYSTEM}, "VacationEnded": {"the seat", SYSTEM},
@@ -659,8 +661,11 @@ class _Course:
     state: dict
     seed: int
     reshuffles: bool
+    events: list[Event] = field(default_factory=list)
     status: str = "active"
     kept: dict[int, dict] = field(default_factory=dict)
+    bots: set[int] = field(default_factory=set)  # the seats a bot plays now
+    proposals_used: set[int] = field(default_factory=set)
 
 
 # What each kind of event needs the game's status to be, and the status it leaves.
@@ -670,7 +675,8 @@ STATUS_NEEDED = {
     "Undone": ("active",), "SeatReplaced": ("active", "paused"),
     "SeatBotted": ("active", "paused"), "GamePaused": ("active",), "GameResumed": ("paused",),
     "GameAbandoned": ("active", "paused"), "VacationStarted": ("active", "paused"),
-    "MessagePosted": ("active", "paused", "finished"),
+    "MessagePosted": ("active", "paused", "finished"), "RollbackProposed": ("active", "paused"),
+    "RollbackConsented": ("active", "paused"), "RollbackDeclined": ("active", "paused"),
     REVEAL_EVENT: ENDED,
 }
 STATUS_LEFT = {"GamePaused": "paused", "GameResumed": "active", "GameAbandoned": "abandoned"}
@@ -689,7 +695,8 @@ def _replay(found: _Record, verdict: Verdict) -> tuple[_Record, str]:
         game = get_game(game_name)
     except IllegalAction:
         raise Broken(f"GameCreated names no game Chasqui knows: {_shown(game_name)}") from None
-    course = _Course(game, setup(game, replayed[0]), found.seed, reshuffles(replayed[0]))
+    course = _Course(game, setup(game, replayed[0]), found.seed, reshuffles(replayed[0]),
+                     replayed)
     targets = {e.payload["to_seq"] for e in replayed if e.kind in REWIND_EVENTS}
     moves, revealed_yet = 0, False
     for event in replayed:
@@ -736,14 +743,42 @@ def _step(course: _Course, event: Event, names: list[str]) -> None:
         # The state right after ``to_seq``, and in a game that reshuffles at rewinds the
         # reshuffle the service's replay applies (``history.apply_step``): what
         # ``history.rebuild`` of the events up to this one gives, without replaying them.
-        course.state = clone(course.kept[event.payload["to_seq"]])
+        target = course.kept[event.payload["to_seq"]]
+        if course.reshuffles and target.get("epoch") != state.get("epoch"):
+            _consented(course, event, names)
+        course.state = clone(target)
         if course.reshuffles:
             apply_step(game, course.state, event, course.seed)
         if course.status == "finished":
             course.status = "active"
+    elif event.kind == "SeatBotted":
+        course.bots.add(event.payload["seat"])
+    elif event.kind == "SeatReplaced":
+        course.bots.discard(event.payload["seat"])
     course.status = STATUS_LEFT.get(event.kind, course.status)
     if course.status == "active" and course.game.outcome(course.state) is not None:
         course.status = "finished"
+
+
+def _consented(course: _Course, event: Event, names: list[str]) -> None:
+    """A rewind whose span made something known (the epoch differs) must be an admin's
+    rollback that names a proposal of it which every seat held by a person agreed to, with
+    nothing but table talk, vacations and consents between (``history.consents_to``).  Each
+    proposal is used once, so the spans checked never overlap."""
+    number = event.payload.get("proposal")
+    proposed = (course.events[number - 1] if type(number) is int and 1 < number < event.seq
+                else None)
+    if (event.kind != "RolledBack" or proposed is None or proposed.kind != "RollbackProposed"
+            or number in course.proposals_used or proposed.actor != event.actor
+            or proposed.payload.get("to_seq") != event.payload["to_seq"]):
+        raise Broken(f"{_said(event, names)} takes back moves that showed something, without "
+                     "a proposal of it that every player agreed to")
+    course.proposals_used.add(number)
+    agreed = consents_to(number, course.events[number:event.seq - 1])
+    people = set(range(len(names))) - course.bots
+    if agreed is None or not people <= agreed:
+        raise Broken(f"{_said(event, names)} takes back moves that showed something, but not "
+                     "every player agreed to its proposal while it was open")
 
 
 def _stated(found: _Record, course: _Course) -> None:
@@ -774,6 +809,8 @@ EVENT_WORDS = {
     "GameResumed": "the game resuming", "GameAbandoned": "the game's abandonment",
     "VacationStarted": "{name}'s vacation starting", "VacationEnded": "{name}'s vacation ending",
     "MessagePosted": "a message from {name}", REVEAL_EVENT: "the seed's reveal",
+    "RollbackProposed": "a proposed rollback", "RollbackConsented": "{name}'s consent to a rollback",
+    "RollbackDeclined": "{name}'s refusal of a rollback",
     IMPORTED: "the game's import",
 }
 

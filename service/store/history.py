@@ -20,9 +20,13 @@ from service.store.events import Event
 from service.store.randomness import reshuffle_key
 
 ENGINE_EVENTS = frozenset({"MoveMade", "TurnTimedOut"})
+# A rollback that needs every seated player's consent (its span made something known): the
+# admin's proposal and each player's answer.  They change no state; the game goes on meanwhile.
+PROPOSAL_EVENTS = frozenset({"RollbackProposed", "RollbackConsented", "RollbackDeclined"})
 # Events that change nothing any seat decides on (the engine state is untouched), so they
-# leave earlier links fresh: a vacation switched on or off, a message to the table.
-INFO_EVENTS = frozenset({"VacationStarted", "VacationEnded", "MessagePosted"})
+# leave earlier links fresh: a vacation switched on or off, a message to the table, a
+# rollback's proposal and the answers to it.
+INFO_EVENTS = frozenset({"VacationStarted", "VacationEnded", "MessagePosted"}) | PROPOSAL_EVENTS
 # The event that ends a game's secrecy: its seed and salt, appended when the game ends
 # (``service.store.fairness``).  It changes no state; after it the game can no longer be rewound.
 REVEAL_EVENT = "SeedRevealed"
@@ -31,6 +35,25 @@ REVEAL_EVENT = "SeedRevealed"
 REWIND_EVENTS = frozenset({"RolledBack", "Undone"})
 # The first schema version whose rewinds reshuffle what nobody has seen.
 RESHUFFLING_VERSION = 3
+
+
+# What may follow an open rollback proposal without closing it: table talk, vacations, and
+# consents to it.  Anything else (a move, a timeout, a rewind, a seat change, a pause, the
+# end, another proposal, a decline) closes it.
+KEEPS_PROPOSAL_OPEN = INFO_EVENTS - PROPOSAL_EVENTS
+
+
+def consents_to(proposal: int, since: Iterable[Event]) -> set[int] | None:
+    """The seats that consented to the ``RollbackProposed`` at seq ``proposal`` in ``since``
+    (the events after it), or None when one of them closed it.  The service and the verifier
+    both read a proposal through here."""
+    agreed: set[int] = set()
+    for event in since:
+        if event.kind == "RollbackConsented" and event.payload.get("proposal") == proposal:
+            agreed.add(event.payload.get("seat"))
+        elif event.kind not in KEEPS_PROPOSAL_OPEN:
+            return None
+    return agreed
 
 
 @dataclass(frozen=True)

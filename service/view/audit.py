@@ -160,6 +160,14 @@ def described(loaded, index: int, reveal: bool) -> dict:
         return reasoned(phrase(template, n=p.get("to_seq"),
                                point=back_to(loaded.events, p.get("to_seq", 0), names),
                                moves=undone or term("nothing")))
+    if event.kind == "RollbackProposed":
+        return reasoned(phrase("proposed rolling the game back to step {n} ({point}); it waits "
+                               "for every player's consent", n=p.get("to_seq"),
+                               point=back_to(loaded.events, p.get("to_seq", 0), names)))
+    if event.kind == "RollbackConsented":
+        return phrase("{player} agreed to the proposed rollback", player=seat_name(p.get("seat")))
+    if event.kind == "RollbackDeclined":
+        return phrase("{player} declined the proposed rollback", player=seat_name(p.get("seat")))
     if event.kind == "SeatReplaced":
         return phrase("gave {old}'s seat to {new} <{email}>; the old links are revoked",
                       old=str(p.get("previous_name")), new=str(p.get("name")),

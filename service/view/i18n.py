@@ -31,6 +31,9 @@ SERVICE_TEXTS = (
     N_("Your vacation days are used up: your clock runs again."),
     N_("The game was rolled back by {who}. Links in earlier mails no longer work; use these."),
     N_("A player took back a move. Links in earlier mails no longer work; use these."),
+    N_("A rollback of the game is proposed. The moves it would take back showed "
+       "something, so it happens only if every player agrees."),
+    N_("A player declined the proposed rollback: the game goes on as it is."),
     N_("You now have a seat in this game."),
     N_("The game was paused by {who}: no moves are taken until it resumes."),
     N_("The game was resumed by {who}: it goes on again. "

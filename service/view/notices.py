@@ -20,7 +20,9 @@ REWIND_KINDS = {"rollback": "RolledBack", "undone": "Undone"}
 REASON_KINDS = {"paused": "GamePaused", "abandoned": "GameAbandoned", "resumed": "GameResumed"}
 # The notices that name an admin's (or the organiser's) act: they need ``notice_for``'s
 # ``organiser`` to name the organiser as the players know them.
-BY_ADMIN_KINDS = frozenset({"rollback", "seat", *REASON_KINDS})
+BY_ADMIN_KINDS = frozenset({"rollback", "rollback_proposed", "seat", *REASON_KINDS})
+# The notices of a rollback that waits for every seated player's consent.
+PROPOSAL_KINDS = {"rollback_proposed": "RollbackProposed", "rollback_declined": "RollbackDeclined"}
 # The events whose mail names who acted in its intro (``mail.kinds``' ``{who}``).
 _ACTS = {"rollback": "RolledBack", **REASON_KINDS}
 
@@ -68,7 +70,37 @@ def notice_for(loaded, kind: str, seat: int | None,
         return _reason(event) if event else []
     if kind == "seat":
         return _seat_taken(loaded, seat, organiser)
+    if kind in PROPOSAL_KINDS:
+        event = _last(loaded.events, PROPOSAL_KINDS[kind], loaded.seq)
+        return _proposal(loaded, event, organiser) if event else []
     return []
+
+
+def consent_line(loaded, kind: str, play_url: str | None) -> list[Phrase]:
+    """A proposal's mail asks its reader to answer, by the link to the consent page."""
+    if kind != "rollback_proposed" or not play_url:
+        return []
+    event = _last(loaded.events, "RollbackProposed", loaded.seq)
+    if event is None:
+        return []
+    return [phrase("Agree or decline here: {link}", link=f"{play_url}/rollback/{event.seq}")]
+
+
+def _proposal(loaded, event, organiser: Organiser | None) -> list[Phrase]:
+    """Who proposes going back where, whose moves it would take back and why; or, after a
+    decline, who declined."""
+    names = _names(loaded)
+    if event.kind == "RollbackDeclined":
+        return [phrase("{player} declined the rollback; nothing was taken back.",
+                       player=actor_name(event.actor, names, organiser))]
+    to_seq = event.payload["to_seq"]
+    parts = [phrase("{who} proposes taking the game back to {point}.",
+                    who=actor_name(event.actor, names, organiser),
+                    point=back_to(loaded.events, to_seq, names))]
+    undone = [e for e in effective_moves(loaded.events) if e.seq > to_seq]
+    if undone:
+        parts.append(undone_by(undone, names))
+    return parts + _reason(event)
 
 
 def _reason(event) -> list[Phrase]:

@@ -33,7 +33,9 @@ TABLE = "table"  # the ``as`` choice of the table's view (what a spectator sees)
 # since every seat reads them too.
 _SEAT_EVENTS = {"MessagePosted": N_("{player} wrote to the table."),
                 "VacationStarted": N_("{player} went on vacation."),
-                "VacationEnded": N_("{player} is back from vacation.")}
+                "VacationEnded": N_("{player} is back from vacation."),
+                "RollbackConsented": N_("{player} agreed to the proposed rollback"),
+                "RollbackDeclined": N_("{player} declined the proposed rollback")}
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from engine import GAMES
 from service.mail import mailer
 from service.application import admin_auth as auth
 from service.application import admin_commands as commands
+from service.application import rollback_consent
 from service.view.audit import audit
 from service.store import privileged_reads
 from service.web.admin_pages import STATUSES, LIST_LIMIT, leave_trace, mail_status, outside_the_game
@@ -178,15 +179,17 @@ def _run(game_id: str, command, as_admin: bool = False, **kwargs):
         outcome = command(session, game_id, now=svc.clock(), domain=svc.settings.mail_domain,
                           **kwargs)
     svc.dispatch_owed(outcome.owed)
-    return jsonify(id=game_id, seq=outcome.seq, mailed=len(outcome.owed.mail))
+    # a rollback that took back something shown is only proposed: the caller is told so
+    proposed = {"proposed": True} if rollback_consent.proposed(outcome) else {}
+    return jsonify(id=game_id, seq=outcome.seq, mailed=len(outcome.owed.mail), **proposed)
 
 
 @bp.post("/games/<game_id>/rollback")
 @outside_the_game
 def rollback(game_id: str):
     data = _body()
-    return _run(game_id, commands.rollback, to_seq=data.get("to_seq"), reason=data.get("reason"),
-                expected_seq=data.get("seq"))
+    return _run(game_id, rollback_consent.rollback, to_seq=data.get("to_seq"),
+                reason=data.get("reason"), expected_seq=data.get("seq"))
 
 
 @bp.post("/games/<game_id>/pause")

@@ -26,6 +26,7 @@ from service.web import sessions
 from service.application import admin_auth as auth
 from service.application import admin_link
 from service.application import admin_commands as commands
+from service.application import rollback_consent
 from service.application import seat_offers
 from service.view.audit import audit, described, shows_secrets
 from service.web.extensions import own_limit, services
@@ -345,7 +346,7 @@ def _run(game_id: str, command, done: str, **kwargs):
         outcome = command(session, game_id, now=svc.clock(), domain=svc.settings.mail_domain,
                           **kwargs)
     svc.dispatch_owed(outcome.owed)
-    flash(done, "ok")
+    flash(done(outcome) if callable(done) else done, "ok")
     return redirect(url_for("admin.game_page", game_id=game_id), 303)
 
 
@@ -354,7 +355,12 @@ def _run(game_id: str, command, done: str, **kwargs):
 @outside_the_game
 def rollback(game_id: str):
     to_seq = _form_int("to_seq", what=term("the step to go back to"))
-    return _run(game_id, commands.rollback, _("Rolled back to step %(seq)s of the record; every player was mailed.", seq=to_seq),
+    return _run(game_id, rollback_consent.rollback, lambda outcome: _(
+                    "Proposed going back to step %(seq)s of the record: the moves it would take "
+                    "back showed something, so it happens once every player agrees by the link "
+                    "they were mailed.", seq=to_seq) if rollback_consent.proposed(outcome) else _(
+                    "Rolled back to step %(seq)s of the record; every player was mailed.",
+                    seq=to_seq),
                 to_seq=to_seq, reason=request.form.get("reason", ""), actor=g.admin.actor,
                 expected_seq=_form_int("seq", required=False))
 

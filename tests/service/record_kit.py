@@ -61,6 +61,20 @@ def bot_record(app, client, new_game, game: str, seed: int = 9) -> dict:
     return json.loads(response.get_data())
 
 
+def rewind(writer, to_seq: int, players: int, consented: bool = True) -> None:
+    """An admin's rollback as the service records one that may need consent: proposed, every
+    seat agreeing, then rolled back naming the proposal (``consented``); or rolled back at
+    once, as only a rollback that took back nothing shown may be."""
+    payload = {"to_seq": to_seq, "reason": "misclick"}
+    if consented:
+        proposal = writer.seq + 1
+        writer.add("RollbackProposed", {**payload, "proposal": proposal}, "admin:1")
+        for seat in range(players):
+            writer.add("RollbackConsented", {"proposal": proposal, "seat": seat}, f"seat:{seat}")
+        payload["proposal"] = proposal
+    writer.add("RolledBack", payload, "admin:1")
+
+
 def hand_made_v3(game_name: str = "incan_gold", scheme: str = randomness.SCHEME,
                  by: tuple[str, ...] = (randomness.BY_PLAYER, randomness.BY_PLAYER,
                                          randomness.BY_SERVICE),
@@ -89,7 +103,7 @@ def hand_made_v3(game_name: str = "incan_gold", scheme: str = randomness.SCHEME,
     state, chooser = game.setup(names, seed, {}), random.Random(pick_seed)
     while game.outcome(state) is None:
         if writer.seq - 1 == rewind_at:
-            writer.add("RolledBack", {"to_seq": writer.seq - 2, "reason": "misclick"}, "admin:1")
+            rewind(writer, writer.seq - 2, len(names))
             game, state = rebuild(writer.stored)
         seat = game.to_act(state)[0]
         chosen = chooser.choice(game.legal_actions(state, seat))

@@ -9,6 +9,7 @@ from email import policy
 from sqlalchemy import select
 
 from service.application.admin_auth import create_admin
+from service.store.loading import load
 from service.store.models import AdminRow, LocalMailRow, SeatRow
 from service.web.extensions import services
 
@@ -104,3 +105,17 @@ def accept_offer(app, to: str, answer: str = "accept"):
     # an answered or ended offer's page has no buttons: take a token from another form
     token = token_in(page if 'name="csrf_token"' in page else newcomer.get("/signin").get_data(as_text=True))
     return newcomer.post(f"{path}/{answer}", data={"csrf_token": token})
+
+
+def everyone_agrees(app, client, game_id, secrets):
+    """Every seat held by a person agrees to the game's open rollback proposal, when the last
+    rollback asked for one (it took back something shown: ``rollback_consent``)."""
+    with svc(app).db.reading() as session:
+        head = load(session, game_id).head
+    if head.kind != "RollbackProposed":
+        return
+    for row in seats(app, game_id):
+        if not row.bot:
+            link = f"/play/{secrets[row.seat]}/rollback/{head.seq}"
+            answer = client.post(link, data={"csrf_token": csrf_token(client, link), "agree": "1"})
+            assert answer.status_code == 303, answer.get_data(as_text=True)

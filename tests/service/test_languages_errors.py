@@ -108,7 +108,7 @@ def test_an_invitation_in_japanese_shows_its_clock_in_japanese(tmp_path, clock):
 
 
 def test_the_admin_game_page_in_chinese_names_events_in_chinese(app, client, new_game):
-    from tests.service.test_admin_support import post_form, site_admin
+    from tests.service.test_admin_support import csrf_token, post_form, site_admin
 
     data, secrets = new_game(players=3)
     admin = site_admin(app, app.test_client())
@@ -130,13 +130,17 @@ def test_the_admin_log_phrases_say_in_english_what_the_audit_words_say(app, clie
     from service.view.audit import audit
     from service.view.audit import described
     from service.store.loading import load
-    from tests.service.test_admin_support import post_form, site_admin
+    from tests.service.test_admin_support import csrf_token, post_form, site_admin
 
     data, secrets = new_game(players=3)
     for seat in range(3):
         client.post(f"/api/play/{secrets[seat]}", json={"action": {"type": "stay"}, "seq": 1 + seat})
     admin = site_admin(app, app.test_client())
     assert post_form(admin, data["id"], "rollback", to_seq="2", reason="a slip").status_code == 303
+    for seat in range(3):  # the rollback took back a reveal: everyone agrees by their link
+        link = f"/play/{secrets[seat]}/rollback/5"
+        answer = client.post(link, data={"csrf_token": csrf_token(client, link), "agree": "1"})
+        assert answer.status_code == 303
     assert post_form(admin, data["id"], "pause", reason="", seq="").status_code == 303
     assert post_form(admin, data["id"], "resume", seq="").status_code == 303
     assert post_form(admin, data["id"], "seats/1/bot", seq="").status_code == 303
@@ -144,7 +148,7 @@ def test_the_admin_log_phrases_say_in_english_what_the_audit_words_say(app, clie
     with svc.db.reading() as session:
         loaded = load(session, data["id"])
     kinds = {e.kind for e in loaded.events}
-    assert {"GameCreated", "MoveMade", "RolledBack", "GamePaused", "GameResumed", "SeatBotted"} <= kinds
+    assert {"GameCreated", "MoveMade", "RolledBack", "RollbackProposed", "RollbackConsented", "GamePaused", "GameResumed", "SeatBotted"} <= kinds
     for reveal in (True, False):
         entries, _report = audit(loaded, reveal)
         for index, entry in enumerate(entries):

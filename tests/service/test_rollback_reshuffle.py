@@ -15,7 +15,7 @@ from service.store.events import GENESIS, Event
 from service.store.history import rebuild, reshuffles
 from service.store.loading import load
 from service.store.randomness import reshuffle_key
-from tests.service.test_admin_support import move, post_form, site_admin, svc
+from tests.service.test_admin_support import everyone_agrees, move, post_form, site_admin, svc
 from tests.service.test_admin_undo import undo
 
 
@@ -132,6 +132,8 @@ def test_a_rollback_past_a_reveal_turns_other_cards_and_changes_no_view(app, cli
     seen = cards_turned(loaded(app, data["id"]).state)
     response = post_form(client, data["id"], "rollback", to_seq="1", reason="a slip", seq=str(seq))
     assert response.status_code == 303
+    everyone_agrees(app, client, data["id"], secrets)
+    seq += 4  # the proposal and three consents; the rollback is then the head
     rewound = loaded(app, data["id"])
     for seat in (None, 0, 1, 2):  # the rollback itself changed nothing anyone sees
         assert rewound.game.view(rewound.state, seat) == start.game.view(start.state, seat)
@@ -168,7 +170,8 @@ def test_the_verifier_replays_a_rollbacks_reshuffle_as_the_service_did(app, clie
     plain = loaded(app, data["id"]).state
     response = post_form(client, data["id"], "rollback", to_seq="4", reason="a slip", seq=str(seq))
     assert response.status_code == 303
-    seq += 1
+    everyone_agrees(app, client, data["id"], secrets)
+    seq += 5  # the proposal, three consents, the rollback
     game = loaded(app, data["id"])
     while game.game.outcome(game.state) is None:
         for seat in game.game.to_act(game.state):

@@ -230,7 +230,8 @@ def test_who_gave_each_contribution_is_covered_by_the_chain():
 def test_a_genuine_game_with_undo_rollback_pause_talk_and_bots_verifies_with_both(
         app, client, new_game):
     """Every kind of event the service writes, by the actors it writes them with, passes."""
-    from tests.service.test_admin_support import move, post_form, site_admin, token_in
+    from tests.service.test_admin_support import (everyone_agrees, move, post_form, site_admin,
+                                                  token_in)
 
     site_admin(app, client)
     data, secrets = new_game(players=3, seed=9)
@@ -243,6 +244,7 @@ def test_a_genuine_game_with_undo_rollback_pause_talk_and_bots_verifies_with_bot
         "text": "good luck", "csrf_token": token_in(page)}).status_code == 303
     assert move(client, secrets[0], "stay", 4).status_code == 200
     assert post_form(client, data["id"], "rollback", to_seq="4", reason="misclick").status_code == 303
+    everyone_agrees(app, client, data["id"], secrets)
     assert post_form(client, data["id"], "pause", reason="tea").status_code == 303
     assert post_form(client, data["id"], "resume").status_code == 303
     for seat in range(3):

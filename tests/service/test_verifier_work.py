@@ -76,17 +76,18 @@ def test_a_record_of_many_rewinds_verifies_alike_with_both_verifiers():
     assert independent_verifier.verify(record) == (True, "proven", "")
 
 
-def record_of_random_rewinds(game_name: str, players: int, pick_seed: int) -> dict:
+def record_of_random_rewinds(game_name: str, players: int, pick_seed: int,
+                             consented: bool = True) -> dict:
     """A finished game of schema version 3 in which, now and then, an admin rolls back to a
-    random earlier event (a rollback of a rollback included); the state always goes on from
-    the service's own replay (``history.rebuild``)."""
+    random earlier event (a rollback of a rollback included), with every seat's consent unless
+    ``consented`` is false; the state always goes on from the service's own replay
+    (``history.rebuild``)."""
     game, names, secret = get_game(game_name), ["Ana", "Bo", "Cy", "Di"][:players], "cd" * 32
     writer, seed = created(f"random-rewinds-{pick_seed}", game, names, secret)
     chooser, state = random.Random(pick_seed), game.setup(names, seed, {})
     while game.outcome(state) is None:
         if writer.seq > 3 and chooser.random() < 0.08:
-            writer.add("RolledBack", {"to_seq": chooser.randrange(1, writer.seq),
-                                      "reason": "again"}, "admin:1")
+            kit.rewind(writer, chooser.randrange(1, writer.seq), len(names), consented)
             game, state = rebuild(writer.stored)
             continue
         seat = game.to_act(state)[0]
@@ -110,3 +111,13 @@ def test_records_of_random_rollbacks_verify_alike_with_both_verifiers(game_name,
     verdict = fairness.check_record(record)
     assert verdict.ok and verdict.fair == "proven", verdict.as_json()
     assert independent_verifier.verify(record) == (True, "proven", "")
+
+
+@pytest.mark.parametrize("game_name, players", kit.GAMES.items())
+def test_a_rollback_past_something_shown_without_every_consent_fails_both_verifiers(game_name,
+                                                                                    players):
+    record = record_of_random_rewinds(game_name, players, 4, consented=False)
+    verdict = fairness.check_record(record)
+    assert not verdict.ok and "without a proposal" in str(verdict.as_json())
+    assert independent_verifier.verify(record)[:1] == (False,)
+    assert independent_verifier.verify(record)[2] == "5.8"

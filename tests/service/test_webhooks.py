@@ -17,6 +17,7 @@ from service.mail.webhook_guard import UnsafeTarget
 from service.store.models import SeatRow, WebhookDeliveryRow
 from service.web.cli import sweep_outboxes
 from service.web.extensions import services
+from tests.service.test_admin_support import everyone_agrees
 from tests.service.webhook_kit import (Receiver, add_hook, app, hook_row, move,  # noqa: F401
                                        posts_of, receiver)
 
@@ -306,6 +307,7 @@ def test_a_rollback_is_posted(app, client, new_game, receiver, admin_headers):
     response = client.post(f"/admin/api/games/{data['id']}/rollback", headers=admin_headers,
                            json={"to_seq": 1, "reason": "a misclick"})
     assert response.status_code == 200, response.get_json()
+    everyone_agrees(app, client, data["id"], secrets)
     rolled = receiver.bodies()[-1]
     assert rolled["event"] == "rollback" and "The game was taken back to its start." in rolled["news"]
 

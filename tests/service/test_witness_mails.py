@@ -22,7 +22,7 @@ from service.store.loading import load
 from service.store.models import LocalMailRow, OutboxRow
 from service.store.preferences import set_preference
 from service.web.extensions import services
-from tests.service.test_admin_support import move, post_form, site_admin
+from tests.service.test_admin_support import everyone_agrees, move, post_form, site_admin
 from tests.service.test_fair_play import play_to_the_end, record_of
 
 FINGERPRINT = re.compile(r"^(.*) (sha256:[0-9a-f]{64})$", re.M)
@@ -281,6 +281,7 @@ def test_mails_sent_before_an_honest_rollback_still_witness_the_record(app, clie
         assert move(client, secrets[seat], "stay", 1 + seat).status_code == 200
     assert post_form(client, data["id"], "rollback", to_seq="1", reason="misclick",
                      seq="4").status_code == 303
+    everyone_agrees(app, client, data["id"], secrets)
     play_to_the_end(client, secrets)
     record = record_of(client, secrets[0])
     assert any(e["kind"] == "RolledBack" for e in record["events"])

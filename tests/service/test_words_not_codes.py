@@ -15,8 +15,8 @@ from service.store.loading import load
 from engine.text import render
 from service.view.moments import since_sent
 from service.web.extensions import services
-from tests.service.test_admin_support import links_in, mails, move, post_form, site_admin, \
-    text_of
+from tests.service.test_admin_support import everyone_agrees, links_in, mails, move, post_form, \
+    site_admin, text_of
 from tests.service.test_labels_name_things import readable, visible
 
 # What a reader must never meet: an event number, a seat counted from 0, a Moon Tile's id,
@@ -87,6 +87,7 @@ def test_the_rollback_mail_and_feed_name_the_move_they_went_back_to(app, client,
     for seat in range(3):
         move(client, secrets[seat], "stay", 1)
     assert post_form(admin, data["id"], "rollback", to_seq="2", reason="a slip").status_code == 303
+    everyone_agrees(app, client, data["id"], secrets)
     text = text_of(mails(app, "p0@example.com")[-1])
     assert "The game was taken back to just after P0's move by a Chasqui admin." in text
     assert "Undone: 2 moves: 1 by P1, 1 by P2." in text
