@@ -43,16 +43,8 @@ def record_of_rewinds(rewinds: int, game_name: str = "incan_gold") -> dict:
     game, state = rebuild(writer.stored)
     chooser = random.Random(5)
     while game.outcome(state) is None:
-        seat = game.to_act(state)[0]
-        chosen = chooser.choice(game.legal_actions(state, seat))
-        game.apply_in_place(state, seat, without_label(chosen))
-        writer.add("MoveMade", {"seat": seat, "action": without_label(chosen),
-                                "label": chosen.get("label", ""), "seq_seen": writer.seq},
-                   f"seat:{seat}")
-    writer.add("SeedRevealed", {"secret": secret, "seed": str(seed)}, "system")
-    return {"format": "chasqui-record", "version": 1,
-            "game": {"id": writer.game_id, "game": game_name, "status": "finished"},
-            "outcome": fairness.outcome_json(game.outcome(state)), "events": writer.events}
+        random_move(writer, game, state, chooser)
+    return revealed_record(writer, game, state, game_name, secret, seed)
 
 
 def test_a_record_of_many_rewinds_is_checked_with_one_reshuffle_per_rewind(monkeypatch):
@@ -90,16 +82,8 @@ def record_of_random_rewinds(game_name: str, players: int, pick_seed: int,
             kit.rewind(writer, chooser.randrange(1, writer.seq), len(names), consented)
             game, state = rebuild(writer.stored)
             continue
-        seat = game.to_act(state)[0]
-        chosen = chooser.choice(game.legal_actions(state, seat))
-        game.apply_in_place(state, seat, without_label(chosen))
-        writer.add("MoveMade", {"seat": seat, "action": without_label(chosen),
-                                "label": chosen.get("label", ""), "seq_seen": writer.seq},
-                   f"seat:{seat}")
-    writer.add("SeedRevealed", {"secret": secret, "seed": str(seed)}, "system")
-    return {"format": "chasqui-record", "version": 1,
-            "game": {"id": writer.game_id, "game": game_name, "status": "finished"},
-            "outcome": fairness.outcome_json(game.outcome(state)), "events": writer.events}
+        random_move(writer, game, state, chooser)
+    return revealed_record(writer, game, state, game_name, secret, seed)
 
 
 @pytest.mark.parametrize("game_name, players", kit.GAMES.items())
@@ -121,3 +105,21 @@ def test_a_rollback_past_something_shown_without_every_consent_fails_both_verifi
     assert not verdict.ok and "without a proposal" in str(verdict.as_json())
     assert independent_verifier.verify(record)[:1] == (False,)
     assert independent_verifier.verify(record)[2] == "5.8"
+
+
+def random_move(writer, game, state: dict, chooser: random.Random) -> None:
+    """A random legal move by the first seat to act, made on ``state`` and recorded."""
+    seat = game.to_act(state)[0]
+    chosen = chooser.choice(game.legal_actions(state, seat))
+    game.apply_in_place(state, seat, without_label(chosen))
+    writer.add("MoveMade", {"seat": seat, "action": without_label(chosen),
+                            "label": chosen.get("label", ""), "seq_seen": writer.seq},
+               f"seat:{seat}")
+
+
+def revealed_record(writer, game, state: dict, game_name: str, secret: str, seed: int) -> dict:
+    """The finished game's record once its seed is revealed."""
+    writer.add("SeedRevealed", {"secret": secret, "seed": str(seed)}, "system")
+    return {"format": "chasqui-record", "version": 1,
+            "game": {"id": writer.game_id, "game": game_name, "status": "finished"},
+            "outcome": fairness.outcome_json(game.outcome(state)), "events": writer.events}
