@@ -118,13 +118,7 @@ def _sell(market: dict, bank: dict, goods: dict, good: str, n: int) -> int:
         price = sell_price(market, good)
         if bank["corn"] < price:
             raise IllegalAction(phrase("the bank has too little corn to pay for this trade"))
-        if market[good] < len(data.MARKET_PRICES):
-            market[good] += 1
-        else:
-            bank[good] += 1
-        goods[good] -= 1
-        goods["corn"] += price
-        bank["corn"] -= price
+        sell_one(market, bank, goods, good, price)
         total += price
     return total
 
@@ -138,15 +132,32 @@ def _buy(market: dict, bank: dict, goods: dict, good: str, n: int) -> int:
         price = buy_price(market, good)
         if goods["corn"] < price:
             raise IllegalAction(phrase("you have too little corn for this trade"))
-        if market[good]:
-            market[good] -= 1
-        else:
-            bank[good] -= 1
-        goods["corn"] -= price
-        bank["corn"] += price
-        goods[good] += 1
+        buy_one(market, bank, goods, good, price)
         total += price
     return total
+
+
+def sell_one(market: dict, bank: dict, goods: dict, good: str, price: int) -> None:
+    """One good sold for ``price`` corn: onto the market while it has room, else to the bank.
+    Both the whole trade and the older step-by-step trade sell through here."""
+    if market[good] < len(data.MARKET_PRICES):
+        market[good] += 1
+    else:
+        bank[good] += 1
+    goods[good] -= 1
+    goods["corn"] += price
+    bank["corn"] -= price
+
+
+def buy_one(market: dict, bank: dict, goods: dict, good: str, price: int) -> None:
+    """One good bought for ``price`` corn: from the market while it has some, else the bank."""
+    if market[good]:
+        market[good] -= 1
+    else:
+        bank[good] -= 1
+    goods["corn"] -= price
+    bank["corn"] += price
+    goods[good] += 1
 
 
 def possible(state: dict, seat: int, wanted: dict) -> bool:

@@ -456,24 +456,10 @@ def _do_plaza(state, frame, seat, action):
         market[g] -= 1
         frame["adjusted"] = True
     elif t == "buy":
-        price = market_buy_price(state, g)
-        if market[g]:
-            market[g] -= 1
-        else:
-            bank[g] -= 1
-        goods["corn"] -= price
-        bank["corn"] += price
-        goods[g] += 1
+        plaza.buy_one(market, bank, goods, g, market_buy_price(state, g))
         frame["traded"] = True
     else:  # sell
-        price = market_sell_price(state, g)
-        if market[g] < len(data.MARKET_PRICES):
-            market[g] += 1
-        else:
-            bank[g] += 1
-        goods[g] -= 1
-        goods["corn"] += price
-        bank["corn"] -= price
+        plaza.sell_one(market, bank, goods, g, market_sell_price(state, g))
         frame["traded"] = True
     log(state, phrase(MARKET_LOG[t], player=name(state, seat), good=icon(g)))
 
