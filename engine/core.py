@@ -19,7 +19,10 @@ is listed in ``engine/registry.py`` (the one list of games):
   ``decision_key``.
 * ``scoring.py`` -- ``outcome``: scores and winners; ``score_breakdown``: where each score
   came from, as the rulebook counts it (shown to players; the record keeps only ``outcome``).
-* ``bot.py`` -- ``default_action`` (a seat's time ran out) and ``bot_action``.
+* ``bot.py`` -- ``default_action`` (a seat's time ran out) and ``easy_bot_action``.
+* ``hidden.py`` -- ``redeal_hidden``: what a seat cannot see, drawn again (``determinize``).
+* ``strong_bot.py`` -- ``SETTINGS`` (and the evaluation they use) for the strong bot, which
+  searches (``engine/search.py``).
 
 A game may add modules of one concept each (a board's geometry, a phase's actions).  All chance
 is drawn with ``rng(seed, <name>, ...)`` at setup, or ``draw_rng(state, <name>, ...)`` during
@@ -132,7 +135,9 @@ class Game(Protocol):
 
     def default_action(self, state: State, seat: int) -> Action: ...
 
-    def bot_action(self, state: State, seat: int) -> Action: ...
+    def bot_action(self, state: State, seat: int, level: str = "easy") -> Action: ...
+
+    def determinize(self, state: State, seat: int, chooser: random.Random) -> State: ...
 
 
 class GameBase:
@@ -185,8 +190,46 @@ class GameBase:
         self.apply_in_place(work, seat, action)
         return work
 
-    def bot_action(self, state: State, seat: int) -> Action:
+    search_settings: Any = None   # the strong bot's ``engine.search.Settings``; None: defaults
+
+    def bot_action(self, state: State, seat: int, level: str = "easy") -> Action:
+        """The move a bot of ``level`` makes for ``seat``: ``easy`` is the game's fast rule of
+        thumb, ``strong`` searches over what the seat cannot see (``engine/search.py``).  Both
+        read only what the seat may know and give the same move for the same state."""
+        if level == "easy":
+            return self.easy_bot_action(state, seat)
+        if level == "strong":
+            return self.strong_bot_action(state, seat)
+        raise IllegalAction(phrase("unknown bot level {level}; known: easy, strong",
+                                   level=repr(level)))
+
+    def easy_bot_action(self, state: State, seat: int) -> Action:
         return self.default_action(state, seat)
+
+    def strong_bot_action(self, state: State, seat: int) -> Action:
+        from engine import search  # search is built on this module, so it is loaded on use
+
+        return search.ismcts_action(self, state, seat,
+                                    self.search_settings or search.Settings())
+
+    def determinize(self, state: State, seat: int, chooser: random.Random) -> State:
+        """A new state ``seat`` cannot tell from ``state`` (its view is the same), in which
+        everything hidden from it is drawn again from ``chooser``: the seed of later draws, the
+        piles nobody has seen (``reshuffle_unseen``) and other seats' secrets
+        (``redeal_hidden``).  What it returns depends only on the seat's view and
+        ``chooser``, so a search over such states cannot learn a secret."""
+        world = clone(state)
+        world["seed"] = chooser.getrandbits(63)
+        if RESHUFFLED in world:
+            world[RESHUFFLED] = chooser.getrandbits(63)
+        self.reshuffle_unseen(world, chooser.getrandbits(63))
+        self.redeal_hidden(world, seat, chooser)
+        return world
+
+    def redeal_hidden(self, state: State, seat: int, chooser: random.Random) -> None:
+        """Draw again, in place and from ``chooser``, what other seats know and ``seat``
+        does not (their hands, their pending secret choices); a game without such secrets
+        changes nothing."""
 
     def keep_rules_version(self, state: State, version: str) -> None:
         """Replaying a game created under an older ``rules_version`` (pinned in GameCreated):

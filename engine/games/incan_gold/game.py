@@ -48,7 +48,7 @@ class IncanGold(GameBase):
     def default_action(self, state: dict, seat: int) -> dict:
         return bot.default_action(state, seat)
 
-    def bot_action(self, state: dict, seat: int) -> dict:
+    def easy_bot_action(self, state: dict, seat: int) -> dict:
         return bot.bot_action(state, seat)
 
 

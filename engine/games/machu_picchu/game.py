@@ -73,7 +73,7 @@ class MachuPicchu(GameBase):
     def standing_action(self, state, seat):
         return bot.standing_action(state, seat)
 
-    def bot_action(self, state, seat):
+    def easy_bot_action(self, state, seat):
         return bot.bot_action(state, seat)
 
 
