@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from engine.core import GameBase
 
-from . import bot, rules, scoring, view as view_mod
+from . import bot, hidden, rules, scoring, view as view_mod
 
 
 class IncaEmpire(GameBase):
@@ -37,6 +37,9 @@ class IncaEmpire(GameBase):
 
     def vary_hidden(self, state: dict, seat: int | None) -> None:
         view_mod.vary_hidden(state, seat)
+
+    def redeal_hidden(self, state: dict, seat: int, chooser) -> None:
+        hidden.redeal_hidden(state, seat, chooser)
 
     def reshuffle_unseen(self, state: dict, key: int) -> None:
         rules.reshuffle_unseen(state, key)
