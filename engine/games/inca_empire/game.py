@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from engine.core import GameBase
 
-from . import bot, hidden, rules, scoring, view as view_mod
+from . import bot, hidden, rules, scoring, strong_bot, view as view_mod
 
 
 class IncaEmpire(GameBase):
@@ -15,6 +15,7 @@ class IncaEmpire(GameBase):
     # version 1 states are not reused (service.store.snapshots keys on this).
     # "3": log lines with a count (roads, temples, placements) are counted phrases.
     rules_version = "3"
+    search_settings = strong_bot.SETTINGS
 
     def setup(self, players: list[str], seed: int, options: dict) -> dict:
         self.check_setup(players, seed)

@@ -38,38 +38,62 @@ def _region(state: dict, k: str) -> str:
 
 
 def goal_met(state: dict, seat: int, goal: dict) -> bool:
-    table = state["table"]
-    net = board.network(state, {seat})
-    cities = [k for k in net if board.is_city(CARDS[table[k]["card"]])]
-    colcas = [k for k in net if board.is_colca(CARDS[table[k]["card"]])]
-    claimed = [k for k, v in table.items() if v["owner"] == seat]
+    have, need = goal_progress(state, seat, goal)
+    return have >= need
+
+
+def goal_progress(state: dict, seat: int, goal: dict, facts: dict | None = None
+                  ) -> tuple[int, int]:
+    """How far the seat is towards ``goal``: (what it has, what the goal needs); the goal is
+    met when the first reaches the second (the strong bot also reads partial progress).
+    ``facts`` are the seat's ``table_facts``, when already at hand."""
+    facts = facts if facts is not None else table_facts(state, seat)
     kind = goal["kind"]
     if kind == "region_cities":
-        return sum(_region(state, k) == goal["region"] for k in cities) >= goal["n"]
+        return sum(_region(state, k) == goal["region"] for k in facts["cities"]), goal["n"]
     if kind == "colcas":
-        return len(colcas) >= goal["n"]
+        return len(facts["colcas"]), goal["n"]
     if kind == "claimed":
-        return len(claimed) >= goal["n"]
+        return len(facts["claimed"]), goal["n"]
     if kind == "temples":
-        return sum(1 for v in table.values() if v["temple"] and v["temple"]["owner"] == seat) >= goal["n"]
-    stocked = [CARDS[v["card"]]["huts"][i] for v in table.values()
-               for i, hut in enumerate(v["huts"]) if seat in hut]
+        return facts["temples"], goal["n"]
+    stocked = facts["stocked"]
     if kind == "huts_good":
-        return stocked.count(goal["good"]) >= goal["n"]
+        return stocked.count(goal["good"]), goal["n"]
     if kind == "all_goods":
-        return all(g in stocked for g in ("fish", "corn", "potatoes"))
+        return sum(g in stocked for g in ("fish", "corn", "potatoes")), 3
     if kind == "colca_each_region":
-        return {_region(state, k) for k in colcas} >= set(REGIONS)
+        return len({_region(state, k) for k in facts["colcas"]} & set(REGIONS)), len(REGIONS)
     if kind == "city_each_region":
-        return {_region(state, k) for k in claimed if board.is_city(CARDS[table[k]["card"]])} >= set(REGIONS)
+        table = state["table"]
+        return len({_region(state, k) for k in facts["claimed"]
+                    if board.is_city(CARDS[table[k]["card"]])} & set(REGIONS)), len(REGIONS)
     if kind == "terraces":
-        return len(state["terraces"][seat]) >= goal["n"]
+        return len(state["terraces"][seat]), goal["n"]
     if kind == "cities":
-        return len(cities) >= goal["n"]
+        return len(facts["cities"]), goal["n"]
     if kind == "far":
-        rows = [board.pos(k)[1] for k in net]
-        return (min(rows) <= -goal["n"]) if goal["side"] == "north" else (max(rows) >= goal["n"])
+        rows = facts["rows"]
+        reach = -min(rows) if goal["side"] == "north" else max(rows)
+        return max(reach, 0), goal["n"]
     raise AssertionError(kind)
+
+
+def table_facts(state: dict, seat: int) -> dict:
+    """What the Goals read of the table for one seat, gathered once: the locations its own
+    road system reaches (cities, Colcas, rows), the cards it claimed, its temples, and the
+    goods of the storage huts it stocked."""
+    table = state["table"]
+    net = board.network(state, {seat})
+    return {
+        "cities": [k for k in net if board.is_city(CARDS[table[k]["card"]])],
+        "colcas": [k for k in net if board.is_colca(CARDS[table[k]["card"]])],
+        "rows": [board.pos(k)[1] for k in net],
+        "claimed": [k for k, v in table.items() if v["owner"] == seat],
+        "temples": sum(1 for v in table.values() if v["temple"] and v["temple"]["owner"] == seat),
+        "stocked": [CARDS[v["card"]]["huts"][i] for v in table.values()
+                    for i, hut in enumerate(v["huts"]) if seat in hut],
+    }
 
 
 def seat_score(state: dict, seat: int) -> dict:

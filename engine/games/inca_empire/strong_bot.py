@@ -1,0 +1,71 @@
+"""The strong Inca Empire bot's settings: a short look-ahead, then an estimate of the score.
+
+A whole game is some 150 to 320 moves, and the easy bot (the rollout policy) takes a fraction
+of a millisecond a move, so a search that played every rollout to the end could afford only a
+handful a decision.  Instead each rollout plays a few moves by the easy bot and then
+estimates what every seat will end with (``estimate``): "Score one point for each token placed
+in the field of play" plus "three of your five goal cards" -- the tokens already on the table,
+the tokens in the Active Pool (most of them will be placed), the cards in hand (each can still
+put tokens down), and each Goal by how close the seat is to it.  The estimates become rewards
+as a share of the win, so the search plays to win, not only to score."""
+from __future__ import annotations
+
+import math
+
+from engine.search import Settings, easy_rollout
+
+from . import era
+from .data import CARDS, GOALS_BY_ID
+from .scoring import BEST_GOALS, goal_progress, table_facts, tokens_on_table
+
+ACTIVE_TOKEN_WORTH = 0.6    # a token in the Active Pool is usually placed before the end
+SUPPLY_TOKEN_WORTH = 0.1    # a Supply token needs a card or an Era to become active first
+CARD_WORTH = 0.5            # a card in hand: a build, a Workforce or a Terrace still to come
+WIN_SHARE_SPREAD = 4.0      # points of lead that make a win about e (2.7) times likelier
+
+
+def estimate(state: dict, seat: int) -> float:
+    """The points ``seat`` is likely to end with, seen from the state now."""
+    if state["final"] is not None:
+        return float(state["final"][seat]["total"])
+    eras_left = era.ERAS - state["era"]
+    future = eras_left * era.BASE_ACTIVATION
+    return (tokens_on_table(state, seat)
+            + ACTIVE_TOKEN_WORTH * state["active"][seat]
+            + SUPPLY_TOKEN_WORTH * max(state["supply"][seat] - future, 0)
+            + ACTIVE_TOKEN_WORTH * min(future, state["supply"][seat]) * 0.5
+            + CARD_WORTH * sum(CARDS[c]["type"] != "start" for c in state["hands"][seat])
+            + goals_worth(state, seat, eras_left))
+
+
+def goals_worth(state: dict, seat: int, eras_left: int) -> float:
+    """The best three Goals, each by its points times how close the seat is (a met Goal is
+    worth all its points; an unmet one less, and less still with fewer Eras to reach it)."""
+    reach = min(1.0, 0.35 + 0.2 * eras_left)
+    facts = table_facts(state, seat)
+    values = []
+    for gid in state["goals"][seat]:
+        goal = GOALS_BY_ID[gid]
+        have, need = goal_progress(state, seat, goal, facts)
+        share = 1.0 if have >= need else reach * (have / need) ** 2
+        values.append(goal["points"] * share)
+    return sum(sorted(values, reverse=True)[:BEST_GOALS])
+
+
+def evaluate(game, state: dict) -> list[float]:
+    """Rewards in [0, 1] like ``search.outcome_rewards``: mostly a share of the win (a
+    softmax of the estimates), a little for the estimate itself."""
+    if game.outcome(state) is not None:
+        from engine.search import outcome_rewards
+        return outcome_rewards(game, state)
+    values = [estimate(state, s) for s in range(len(state["players"]))]
+    top = max(values)
+    weights = [math.exp((v - top) / WIN_SHARE_SPREAD) for v in values]
+    total = sum(weights)
+    low = min(values)
+    spread = (top - low) or 1.0
+    return [0.8 * w / total + 0.2 * (v - low) / spread for v, w in zip(values, weights)]
+
+
+SETTINGS = Settings(iterations=30, horizon=4, exploration=0.7, rollout=easy_rollout,
+                    evaluate=evaluate)
