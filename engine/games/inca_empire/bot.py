@@ -59,7 +59,7 @@ def _goal_bonus(state: dict, seat: int, action: dict) -> int:
     """A nudge towards the bot's own secret goals (temples, huts, reaching new locations)."""
     kinds = {GOALS_BY_ID[g]["kind"] for g in state["goals"][seat]}
     kind = action["type"]
-    if kind == "temple" and "temples" in kinds:
+    if kind == "temple" and kinds & {"temples", "temple_tokens"}:
         return 2
     if kind == "stock" and kinds & {"huts_good", "all_goods"}:
         return 2

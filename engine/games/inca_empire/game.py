@@ -14,12 +14,18 @@ class IncaEmpire(GameBase):
     # "2": log lines are phrases (engine.text), no longer English strings; snapshots of
     # version 1 states are not reused (service.store.snapshots keys on this).
     # "3": log lines with a count (roads, temples, placements) are counted phrases.
-    rules_version = "3"
+    # "4": the first player is chosen by lot, and the Goal cards redesigned so that each is
+    #    met neither nearly always nor rarely (data.GOALS); games of versions 1 to 3 keep the
+    #    first seat as first player and the first Goal designs (``keep_rules_version``).
+    rules_version = "4"
     search_settings = strong_bot.SETTINGS
 
     def setup(self, players: list[str], seed: int, options: dict) -> dict:
         self.check_setup(players, seed)
         return rules.new_state(players, seed, options, self.rules_version)
+
+    def keep_rules_version(self, state: dict, version) -> None:
+        rules.keep_rules_version(state, version)
 
     def to_act(self, state: dict) -> list[int]:
         return rules.to_act(state)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 
 from . import era
-from .data import CARDS, GOALS_BY_ID
+from .data import CARDS, goal_deck
 
 
 def redeal_hidden(state: dict, seat: int, chooser: random.Random) -> None:
@@ -77,7 +77,7 @@ def _redeal_goals(state: dict, others: list[int], chooser: random.Random) -> Non
     for s in range(len(state["players"])):
         if s not in others:
             mine.update(state["goals"][s])
-    pool = sorted(set(GOALS_BY_ID) - mine)
+    pool = sorted(set(goal_deck(state["rules_version"])) - mine)
     chooser.shuffle(pool)
     for s in others:
         count = len(state["goals"][s])

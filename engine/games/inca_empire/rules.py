@@ -9,8 +9,8 @@ from engine.core import IllegalAction, canonical_json, find_legal, not_legal, rn
 from engine.text import counted, phrase, term
 
 from . import actions, board, era
-from .data import CARDS, CUSCO, ERA_CARDS, GOALS, MACHU_PICCHU, ROUTE_RESTRICTION_TOKENS, \
-    START_CARDS, TOKENS_PER_PLAYER
+from .data import CARDS, CUSCO, ERA_CARDS, MACHU_PICCHU, ROUTE_RESTRICTION_TOKENS, START_CARDS, \
+    TOKENS_PER_PLAYER, goal_deck
 from .era import ACTIONS, CASH, ERAS, OVER, PICK, SHOW, draft_need, location, start_era
 
 OPTIONS: dict = {}  # the game has no options
@@ -48,11 +48,11 @@ def new_state(players: list[str], seed: int, options: dict, version: str) -> dic
     table = {board.CUSCO_KEY: location(CUSCO["id"], None)}
     for extra in starts:
         table[board.key(*board.START_SPOTS[extra])] = location(extra, None)
-    goals = [g["id"] for g in GOALS]
+    goals = list(goal_deck(version))
     rng(seed, "goals").shuffle(goals)
     state = {
         "game": "inca_empire", "rules_version": version, "seed": seed, "players": list(players),
-        "epoch": 0, "moves": 0, "era": 1, "phase": SHOW, "first": 0,
+        "epoch": 0, "moves": 0, "era": 1, "phase": SHOW, "first": first_player(seed, n, version),
         "decks": decks, "discard": [],
         "hands": [sorted(h) for h in hands],
         "goals": [sorted(goals[i * GOALS_DEALT:(i + 1) * GOALS_DEALT]) for i in range(n)],
@@ -63,6 +63,31 @@ def new_state(players: list[str], seed: int, options: dict, version: str) -> dic
     }
     start_era(state)
     return state
+
+
+FIRST_PLAYER_SEAT_VERSIONS = ("1", "2", "3")   # the first seat listed always began
+
+
+def first_player(seed: int, players: int, version: str) -> int:
+    """Setup 1: "Decide on a first player and give them the First Player Marker."  Decided by
+    lot from the seed: the seat a player happens to be listed in must not decide who begins,
+    for where a seat sits from the first player matters (docs/games/inca_empire.md gives the
+    figures).  Games of versions 1 to 3 gave the marker to the first seat listed."""
+    if str(version) in FIRST_PLAYER_SEAT_VERSIONS:
+        return 0
+    return rng(seed, "first-player").randrange(players)
+
+
+def keep_rules_version(state: dict, version) -> None:
+    """A game created under an older ``version`` is set up again as that version set it up
+    (its first player and its Goal cards), so its recorded moves replay exactly."""
+    if version is None or str(version) == state["rules_version"]:
+        return
+    if state["moves"]:
+        raise AssertionError("keep_rules_version is for a state right after setup")
+    older = new_state(state["players"], state["seed"], {}, str(version))
+    state.clear()
+    state.update(older)
 
 
 def reshuffle_unseen(state: dict, key: int) -> None:

@@ -49,17 +49,21 @@ def goal_progress(state: dict, seat: int, goal: dict, facts: dict | None = None
     ``facts`` are the seat's ``table_facts``, when already at hand."""
     facts = facts if facts is not None else table_facts(state, seat)
     kind = goal["kind"]
+    need = needed(goal, len(state["players"]))
     if kind == "region_cities":
-        return sum(_region(state, k) == goal["region"] for k in facts["cities"]), goal["n"]
+        return sum(_region(state, k) == goal["region"] for k in facts["cities"]), need
     if kind == "colcas":
-        return len(facts["colcas"]), goal["n"]
+        return len(facts["colcas"]), need
     if kind == "claimed":
-        return len(facts["claimed"]), goal["n"]
+        return len(facts["claimed"]), need
     if kind == "temples":
-        return facts["temples"], goal["n"]
+        return facts["temples"], need
+    if kind == "temple_tokens":
+        return facts["temple_tokens"], need
     stocked = facts["stocked"]
     if kind == "huts_good":
-        return stocked.count(goal["good"]), goal["n"]
+        goods = goal.get("goods") or [goal["good"]]
+        return sum(stocked.count(good) for good in goods), need
     if kind == "all_goods":
         return sum(g in stocked for g in ("fish", "corn", "potatoes")), 3
     if kind == "colca_each_region":
@@ -69,14 +73,20 @@ def goal_progress(state: dict, seat: int, goal: dict, facts: dict | None = None
         return len({_region(state, k) for k in facts["claimed"]
                     if board.is_city(CARDS[table[k]["card"]])} & set(REGIONS)), len(REGIONS)
     if kind == "terraces":
-        return len(state["terraces"][seat]), goal["n"]
+        return len(state["terraces"][seat]), need
     if kind == "cities":
-        return len(facts["cities"]), goal["n"]
+        return len(facts["cities"]), need
     if kind == "far":
         rows = facts["rows"]
         reach = -min(rows) if goal["side"] == "north" else max(rows)
-        return max(reach, 0), goal["n"]
+        return max(reach, 0), need
     raise AssertionError(kind)
+
+
+def needed(goal: dict, players: int) -> int:
+    """The count a Goal asks for; some ask more of fewer players (``n_by_players``)."""
+    by_players = goal.get("n_by_players")
+    return by_players[players] if by_players else goal.get("n", 0)
 
 
 def table_facts(state: dict, seat: int) -> dict:
@@ -91,6 +101,8 @@ def table_facts(state: dict, seat: int) -> dict:
         "rows": [board.pos(k)[1] for k in net],
         "claimed": [k for k, v in table.items() if v["owner"] == seat],
         "temples": sum(1 for v in table.values() if v["temple"] and v["temple"]["owner"] == seat),
+        "temple_tokens": sum(v["temple"]["tokens"] for v in table.values()
+                             if v["temple"] and v["temple"]["owner"] == seat),
         "stocked": [CARDS[v["card"]]["huts"][i] for v in table.values()
                     for i, hut in enumerate(v["huts"]) if seat in hut],
     }

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from . import board, era, rules
-from .data import CARDS, GOALS_BY_ID
+from .data import CARDS, goal_deck
 from .scoring import outcome as _outcome
 
 
@@ -131,7 +131,7 @@ def vary_hidden(state: dict, seat: int | None) -> None:
     for i in range(min(len(shown), len(others))):
         shown[i] = others[i]
     held = {g for goals in state["goals"] for g in goals}
-    unused = sorted(set(GOALS_BY_ID) - held)
+    unused = sorted(set(goal_deck(state["rules_version"])) - held)
     if unused and state["goals"][seat]:
         state["goals"][seat][0] = unused[0]
         state["goals"][seat].sort()

@@ -2,15 +2,20 @@
 pools the test needs (the engine's own functions do all the rule work)."""
 from __future__ import annotations
 
+from unittest import mock
+
 from engine.core import without_label
-from engine.games.inca_empire import GAME, board, era
+from engine.games.inca_empire import GAME, board, era, rules
 from engine.games.inca_empire.data import CARDS, ERA_CARDS
 
 TOKENS = 70
 
 
 def new(n: int, seed: int = 1) -> dict:
-    return GAME.setup([f"P{i}" for i in range(n)], seed, {})
+    """A new game in which the lot of Setup 1 chose seat 0 as first player (the tests read
+    seat 0 as the player who begins)."""
+    with mock.patch.object(rules, "first_player", lambda seed, players, version: 0):
+        return GAME.setup([f"P{i}" for i in range(n)], seed, {})
 
 
 def in_actions(n: int, seed: int = 1, hands=None, active=None) -> dict:

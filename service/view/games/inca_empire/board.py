@@ -119,7 +119,7 @@ def card(card_id: str) -> dict:
         return {"id": card_id, "name": card_id, "type": "?"}
     if card_id == tables.CUSCO["id"]:
         return tables.CUSCO
-    for group in ("START_CARDS", "ERA_CARDS", "GOALS"):
+    for group in ("START_CARDS", "ERA_CARDS", "GOALS", "RETIRED_GOALS"):
         for c in getattr(tables, group, ()):
             if c["id"] == card_id:
                 return c
