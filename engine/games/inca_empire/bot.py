@@ -5,7 +5,7 @@ a pick: the first card in the pool), otherwise the most harmless step: a Terrace
 nothing, "done", "skip".
 bot_action: a greedy heuristic -- tokens on the table are points and tokens reach the Active
 Pool through played cards, so: build (the placement putting most tokens down), else Extra
-Workforce, else a Trade Agreement it is party to, else a Terrace of its least useful card that
+Workforce, else a Trade Agreement it is party to (with its left neighbour when it can), else a Terrace of its least useful card that
 then builds a temple, stocks a hut or a road (most tokens first); it passes only when no card
 can be played.  In the draft it shows its two least useful cards and takes the most useful."""
 from __future__ import annotations
@@ -96,8 +96,8 @@ def bot_action(state: dict, seat: int) -> dict:
             return max(options, key=lambda a: (card_value(a["card"]), a["card"]))
     trades = [a for a in legal if a["type"] == "trade" and seat in (
         a["space"], (a["space"] + 1) % len(state["players"]))]
-    if trades:
-        return trades[0]
+    if trades:  # with the left neighbour first: every seat treats its neighbours alike
+        return min(trades, key=lambda a: (a["space"] != seat, a["card"]))
     terraces = [a for a in legal if a["type"] == "terrace"]
     if terraces:
         return min(terraces, key=lambda a: (card_value(a["card"]), a["card"]))

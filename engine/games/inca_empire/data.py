@@ -180,9 +180,9 @@ GOALS = [
     {"id": "G19", "kind": "colca_each_region", "points": 6, "text": N_("Your road system reaches a Colca in each region.")},
     {"id": "G20", "kind": "city_each_region", "points": 6, "text": N_("You claimed a city in each region.")},
     {"id": "G21b", "kind": "terraces", "points": 3, "text": N_("You have Terraces: 19 with 2 or 3 players, 17 with 4, 15 with 5."), "n_by_players": {2: 19, 3: 19, 4: 17, 5: 15}},
-    {"id": "G22b", "kind": "terraces", "points": 5, "text": N_("You have Terraces: 21 with 2 or 3 players, 19 with 4, 17 with 5."), "n_by_players": {2: 21, 3: 21, 4: 19, 5: 17}},
+    {"id": "G22b", "kind": "terraces", "points": 5, "text": N_("You have Terraces: 20 with 2 or 3 players, 18 with 4, 16 with 5."), "n_by_players": {2: 20, 3: 20, 4: 18, 5: 16}},
     {"id": "G23b", "kind": "cities", "points": 4, "text": N_("Your road system reaches 10 cities (Cusco counts)."), "n": 10},
-    {"id": "G24b", "kind": "cities", "points": 7, "text": N_("Your road system reaches 12 cities (Cusco counts)."), "n": 12},
+    {"id": "G24b", "kind": "cities", "points": 6, "text": N_("Your road system reaches 11 cities (Cusco counts)."), "n": 11},
     {"id": "G25", "kind": "far", "points": 5, "text": N_("Your road system reaches a location 3 or more rows north of Cusco."), "side": "north", "n": 3},
     {"id": "G26b", "kind": "far", "points": 5, "text": N_("Your road system reaches a location 4 or more rows south of Cusco."), "side": "south", "n": 4},
 ]
