@@ -7,7 +7,9 @@ Engines only (no service).  Printed as markdown tables, ready for docs/balance.m
   among random players and among flat Monte Carlo players; flat Monte Carlo, one random player
   and one easy bot among strong bots; for Incan Gold also "leave at 10 gems" and the former
   deterministic rule among strong bots.  "clearly above fair" means the whole interval lies
-  above the fair share, "clearly below fair" the whole interval below.
+  above the fair share, "clearly below fair" the whole interval below; "expected" is what a
+  good strong bot shows (alone: above fair; any other player alone among strong bots: at most
+  fair) and "holds" whether the table shows it ("not settled": more games needed).
 * **Balance** -- all-strong tables: win % by seat (seat 1 first), ties, the winner's margin,
   the mean and spread of scores, game length in decisions and in the game's own rounds, and
   what each game's reader (``bench/balance_stats.py``) counts: how games end, what is used,
@@ -87,6 +89,23 @@ def verdict(successes: float, trials: int, fair: float) -> str:
     if high < fair:
         return "clearly below fair"
     return "not settled"
+
+
+def expected(cell: "Cell") -> str:
+    """What a good strong bot should show at this table: the strong bot alone wins more than
+    its share; any other player alone among strong bots wins at most its share."""
+    return "above fair" if cell.lone == STRONG else "at most fair"
+
+
+def holds(cell: "Cell", successes: float, trials: int, fair: float) -> str:
+    """Whether the table shows what is expected: "yes", "NO", or "not settled" when the
+    interval still covers both answers."""
+    found = verdict(successes, trials, fair)
+    if expected(cell) == "above fair":
+        return {"clearly above fair": "yes", "clearly below fair": "NO"}.get(found, "not settled")
+    if found == "clearly above fair":
+        return "NO"
+    return "yes" if 100 * successes / trials <= fair else "not settled"
 
 
 def quantile(ordered: list[float], q: float) -> float:
@@ -217,15 +236,17 @@ def lone_won(cell: Cell, results: list[dict]) -> float:
 
 def strength_header() -> list[str]:
     return ["## Strength: the lone player's win share", "",
-            "| game | players | table | win % [95% interval] | fair % | verdict |",
-            "|---|---|---|---|---|---|"]
+            "| game | players | table | win % [95% interval] | fair % | verdict | expected | "
+            "holds |",
+            "|---|---|---|---|---|---|---|---|"]
 
 
 def strength_row(cell: Cell, results: list[dict]) -> str:
     won, fair = lone_won(cell, results), 100 / cell.players
     return (f"| {GAMES[cell.game].title} | {cell.players} | {cell.label} | "
             f"{share_text(won, len(results))} | {fair:.0f} | "
-            f"{verdict(won, len(results), fair)} |")
+            f"{verdict(won, len(results), fair)} | {expected(cell)} | "
+            f"{holds(cell, won, len(results), fair)} |")
 
 
 def balance_summary(results: list[dict]) -> dict:
@@ -343,6 +364,7 @@ def report(todo: list[Cell], games: int, played, out) -> dict:
     shown_header: set = set()
     details: list[str] = []
     for cell in todo:
+        started = time.perf_counter()
         results = [next(played) for _ in range(games)]
         by_cell[cell] = results
         for r in results:
@@ -365,8 +387,8 @@ def report(todo: list[Cell], games: int, played, out) -> dict:
                     out(line)
             out(balance_row(cell, results))
             details += balance_details(cell, results)
-        print(f"  done: {GAMES[cell.game].title}, {cell.players} players, {cell.label}",
-              file=sys.stderr, flush=True)
+        print(f"  done: {GAMES[cell.game].title}, {cell.players} players, {cell.label} "
+              f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
     for line in ([""] + details if details else []) + [""] + time_lines(times):
         out(line)
     return by_cell
