@@ -32,10 +32,12 @@ Counts = dict[str, float]
 class Reader:
     """How one game is read: ``read(final_state, moves)`` gives the counts of one game (moves are
     ``(seat, action)`` in order); ``rounds`` the game's own length unit (None: it has none);
-    ``report(summed counts, games)`` the markdown lines of its game-specific tables."""
+    ``report(summed counts, games)`` the markdown lines of its game-specific tables, for one
+    player count; ``overall`` (if any) the tables worth giving once, over every player count."""
     read: Callable[[dict, list[tuple[int, dict]]], Counts]
     rounds: Callable[[dict], int | None]
     report: Callable[[Counts, int], list[str]]
+    overall: Callable[[Counts, int], list[str]] | None = None
 
 
 def percent(part: float, whole: float) -> str:
@@ -124,12 +126,27 @@ INCA_EMPIRE_USES = {"take": "drafted", "build": "built", "workforce": "played as
                     "trade": "played as Trade Agreement", "terrace": "built as terrace"}
 
 
-def inca_empire_card_group(card_id: str) -> str:
-    """A card's group in the tables: its type, and what it does or where it lies."""
+def inca_empire_card(card_id: str) -> dict:
     from engine.games.inca_empire.data import CARDS
-    card = CARDS[card_id]
+    return CARDS[card_id]
+
+
+def inca_empire_card_group(card_id: str) -> str:
+    """A card's group: its type, and what it does or where it lies ("city: coastal",
+    "workforce: draw")."""
+    card = inca_empire_card(card_id)
     detail = (card.get("action") or card.get("effect") or {}).get("kind") or card.get("region")
     return f"{card['type']}: {detail}" if detail else card["type"]
+
+
+def inca_empire_card_name(card_id: str) -> str:
+    """A card as a player knows it: cities by name; the cards that come in copies (Colcas, Trade
+    Agreements, Extra Workforce) by name and what they do or where they lie."""
+    card = inca_empire_card(card_id)
+    if card["type"] in ("city", "start", "cusco"):
+        return f"{card['name']} ({card['type']}, {card.get('region', 'plateau')})"
+    detail = (card.get("action") or card.get("effect") or {}).get("kind") or card.get("region")
+    return f"{card['name']} ({detail})"
 
 
 def location_points(place: dict) -> int:
@@ -153,13 +170,34 @@ def read_inca_empire(state: dict, moves: list[tuple[int, dict]]) -> Counts:
     for _, action in moves:
         use = INCA_EMPIRE_USES.get(action.get("type"))
         if use and "card" in action:
-            counts[f"card|{inca_empire_card_group(action['card'])}|{use}"] += 1
+            counts[f"card|{action['card']}|{use}"] += 1
     built = {action["card"] for _, action in moves if action.get("type") == "build"}
     for place in state["table"].values():
         if place["card"] in built:
-            counts[f"card|{inca_empire_card_group(place['card'])}|points"] += \
-                location_points(place)
+            counts[f"card|{place['card']}|points"] += location_points(place)
     return dict(counts)
+
+
+def inca_empire_card_rows(counts: Counts, games: int, label: Callable[[str], str]) -> list[list]:
+    """One row per label: each use a game, and the tokens standing on it at the end per build."""
+    summed: dict[str, Counter] = {}
+    for key, value in counts.items():
+        if key.startswith("card|"):
+            _, card_id, what = key.split("|")
+            summed.setdefault(label(card_id), Counter())[what] += value
+    rows = []
+    for name in sorted(summed):
+        found = summed[name]
+        built = found["built"]
+        rows.append([name] + [per_game(found[use], games) for use in INCA_EMPIRE_USES.values()]
+                    + [f"{found['points'] / built:.1f}" if built else "–"])
+    return rows
+
+
+def inca_empire_card_table(counts: Counts, games: int, label: Callable[[str], str]) -> list[str]:
+    return table(["cards"] + [f"{use} a game" for use in INCA_EMPIRE_USES.values()]
+                 + ["tokens on it at the end, per build"],
+                 inca_empire_card_rows(counts, games, label))
 
 
 def report_inca_empire(counts: Counts, games: int) -> list[str]:
@@ -173,22 +211,17 @@ def report_inca_empire(counts: Counts, games: int) -> list[str]:
                               percent(counts.get(f"goal|{goal['id']}|scored", 0), held)])
     lines = table(["goal", "text", "points", "times held", "met when held %",
                    "among the best three when held %"], goal_rows)
-    groups = sorted({k.split("|")[1] for k in counts if k.startswith("card|")})
-    card_rows = []
-    for group in groups:
-        uses = [per_game(counts.get(f"card|{group}|{use}", 0), games)
-                for use in INCA_EMPIRE_USES.values()]
-        built = counts.get(f"card|{group}|built", 0)
-        points = counts.get(f"card|{group}|points", 0)
-        card_rows.append([group] + uses + [f"{points / built:.1f}" if built else "–"])
-    lines += [""] + table(["cards"] + [f"{use} a game" for use in INCA_EMPIRE_USES.values()]
-                          + ["tokens on it at the end, per build"], card_rows)
-    seats_games = counts.get("seats", 0)
-    lines += ["", f"A seat's points, on average: "
-              f"{per_game(counts.get('token points', 0), seats_games)} from tokens on the "
-              f"table, {per_game(counts.get('goal points', 0), seats_games)} from its best "
-              f"three goals."]
+    lines += [""] + inca_empire_card_table(counts, games, inca_empire_card_group)
+    seats = counts.get("seats", 0)
+    lines += ["", f"A seat's points, on average: {per_game(counts.get('token points', 0), seats)}"
+              f" from tokens on the table, {per_game(counts.get('goal points', 0), seats)} from "
+              f"its best three goals."]
     return lines
+
+
+def report_inca_empire_cards(counts: Counts, games: int) -> list[str]:
+    """Every card by name, over all player counts: too long a table to repeat per count."""
+    return inca_empire_card_table(counts, games, inca_empire_card_name)
 
 
 # --------------------------------------------------------------------------- registry
@@ -196,7 +229,8 @@ def report_inca_empire(counts: Counts, games: int) -> list[str]:
 READERS: dict[str, Reader] = {
     "incan_gold": Reader(read_incan_gold, lambda s: len(s["history"]), report_incan_gold),
     "machu_picchu": Reader(read_machu_picchu, lambda s: s["day"], report_machu_picchu),
-    "inca_empire": Reader(read_inca_empire, lambda s: s["era"], report_inca_empire),
+    "inca_empire": Reader(read_inca_empire, lambda s: s["era"], report_inca_empire,
+                          report_inca_empire_cards),
 }
 ROUND_WORDS = {"incan_gold": "rounds", "machu_picchu": "days", "inca_empire": "eras"}
 
@@ -214,6 +248,11 @@ def rounds(game_name: str, state: dict) -> int | None:
 def report(game_name: str, counts: Counts, games: int) -> list[str]:
     reader = READERS.get(game_name)
     return reader.report(counts, games) if reader else []
+
+
+def report_overall(game_name: str, counts: Counts, games: int) -> list[str]:
+    reader = READERS.get(game_name)
+    return reader.overall(counts, games) if reader and reader.overall else []
 
 
 def add_counts(total: Counter, one: Counts) -> None:

@@ -291,13 +291,26 @@ def balance_row(cell: Cell, results: list[dict]) -> str:
 
 
 def balance_details(cell: Cell, results: list[dict]) -> list[str]:
-    total: Counter = Counter()
-    for r in results:
-        balance_stats.add_counts(total, r["counts"])
-    lines = balance_stats.report(cell.game, dict(total), len(results))
+    lines = balance_stats.report(cell.game, summed_counts(results), len(results))
     if not lines:
         return []
     return [f"### {GAMES[cell.game].title}, {cell.players} players, all {cell.crowd} "
+            f"({len(results)} games)", ""] + lines + [""]
+
+
+def summed_counts(results: list[dict]) -> dict:
+    total: Counter = Counter()
+    for r in results:
+        balance_stats.add_counts(total, r["counts"])
+    return dict(total)
+
+
+def overall_details(game: str, results: list[dict]) -> list[str]:
+    """The game's tables over every player count played (e.g. Inca Empire's cards by name)."""
+    lines = balance_stats.report_overall(game, summed_counts(results), len(results))
+    if not lines:
+        return []
+    return [f"### {GAMES[game].title}, every player count played, all {BALANCE_PLAYER} "
             f"({len(results)} games)", ""] + lines + [""]
 
 
@@ -358,40 +371,43 @@ def run(args, out=print) -> dict:
 
 
 def report(todo: list[Cell], games: int, played, out) -> dict:
-    """Print each cell's rows as its games come in (in order, whatever the number of jobs)."""
+    """Print each cell's rows as its games come in (in order, whatever the number of jobs): the
+    strength table, then for each game its balance table followed by its detailed tables."""
     times: dict[tuple[str, str], list[float]] = defaultdict(list)
     by_cell: dict[Cell, list[dict]] = {}
-    shown_header: set = set()
-    details: list[str] = []
-    for cell in todo:
+    for number, cell in enumerate(todo):
         started = time.perf_counter()
-        results = [next(played) for _ in range(games)]
-        by_cell[cell] = results
+        results = by_cell[cell] = [next(played) for _ in range(games)]
         for r in results:
             for kind, found in r["times"].items():
                 times[(cell.game, kind)].extend(found)
+        before = todo[number - 1] if number else None
+        after = todo[number + 1] if number + 1 < len(todo) else None
         if cell.section == "strength":
-            if "strength" not in shown_header:
-                shown_header.add("strength")
-                for line in strength_header():
-                    out(line)
-            out(strength_row(cell, results))
+            lines = strength_header() if before is None else []
+            lines.append(strength_row(cell, results))
         else:
-            if cell.game not in shown_header:
-                if details:
-                    for line in [""] + details:
-                        out(line)
-                    details = []
-                shown_header.add(cell.game)
-                for line in [""] + balance_header(cell.game):
-                    out(line)
-            out(balance_row(cell, results))
-            details += balance_details(cell, results)
+            opens = before is None or (before.section, before.game) != ("balance", cell.game)
+            lines = [""] + balance_header(cell.game) if opens else []
+            lines.append(balance_row(cell, results))
+        if cell.section == "balance" and (after is None or after.game != cell.game):
+            lines += [""] + balance_section_details(cell.game, by_cell)
+        for line in lines:
+            out(line)
         print(f"  done: {GAMES[cell.game].title}, {cell.players} players, {cell.label} "
               f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
-    for line in ([""] + details if details else []) + [""] + time_lines(times):
+    for line in [""] + time_lines(times):
         out(line)
     return by_cell
+
+
+def balance_section_details(game: str, by_cell: dict[Cell, list[dict]]) -> list[str]:
+    """The detailed tables of a game's balance cells, one player count after another, then
+    those given once over every count."""
+    mine = [(cell, results) for cell, results in by_cell.items()
+            if cell.section == "balance" and cell.game == game]
+    lines = [line for cell, results in mine for line in balance_details(cell, results)]
+    return lines + overall_details(game, [r for _, results in mine for r in results])
 
 
 def parse(argv: list[str] | None = None):
