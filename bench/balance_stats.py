@@ -106,6 +106,12 @@ def read_machu_picchu(state: dict, moves: list[tuple[int, dict]]) -> Counts:
             counts[label] += matches(action)
     for label, matches in MACHU_PICCHU_USES.items():   # games in which it happened at all
         counts[f"games with {label}"] += any(matches(a) for _, a in moves)
+    if reason == "conquest":
+        from engine.games.machu_picchu.scoring import outcome
+        found = outcome(state)
+        for seat in found["winners"]:
+            counts[f"conquest winner's multiplier x{found['detail'][seat]['multiplier']}"] += \
+                1 / len(found["winners"])
     return dict(counts)
 
 
@@ -117,6 +123,12 @@ def report_machu_picchu(counts: Counts, games: int) -> list[str]:
                           [[label, per_game(counts.get(label, 0), games),
                             percent(counts.get(f"games with {label}", 0), games)]
                            for label in MACHU_PICCHU_USES])
+    conquests = counts.get(f"ending: {MACHU_PICCHU_ENDINGS['conquest']}", 0)
+    if conquests:
+        lines += [""] + table(
+            ["in a conquest, the winner's gold multiplier", "% of conquests"],
+            [[f"×{m}", percent(counts.get(f"conquest winner's multiplier x{m}", 0), conquests)]
+             for m in (3, 2, 1)])
     return lines
 
 
@@ -124,6 +136,15 @@ def report_machu_picchu(counts: Counts, games: int) -> list[str]:
 
 INCA_EMPIRE_USES = {"take": "drafted", "build": "built", "workforce": "played as workforce",
                     "trade": "played as Trade Agreement", "terrace": "built as terrace"}
+
+
+# What a copy card does, in the words of its text (data.py), short enough for a table row.
+INCA_EMPIRE_EFFECT_WORDS = {
+    "huts2": "storage huts hold two", "road_discount": "roads cost 1 less",
+    "shared_roads": "shared roads", "terrace_bonus": "a token with each Terrace",
+    "activate": "activate tokens", "draw": "draw 2 cards", "restrict": "Route Limitation",
+    "stock": "stock three huts", "temple": "build a temple",
+}
 
 
 def inca_empire_card(card_id: str) -> dict:
@@ -135,8 +156,13 @@ def inca_empire_card_group(card_id: str) -> str:
     """A card's group: its type, and what it does or where it lies ("city: coastal",
     "workforce: draw")."""
     card = inca_empire_card(card_id)
-    detail = (card.get("action") or card.get("effect") or {}).get("kind") or card.get("region")
-    return f"{card['type']}: {detail}" if detail else card["type"]
+    return f"{card['type']}: {inca_empire_card_detail(card)}"
+
+
+def inca_empire_card_detail(card: dict) -> str:
+    """What a card does (Trade Agreements, Extra Workforce) or where it lies (the rest)."""
+    does = (card.get("action") or card.get("effect") or {}).get("kind")
+    return INCA_EMPIRE_EFFECT_WORDS.get(does, does) if does else card.get("region", "plateau")
 
 
 def inca_empire_card_name(card_id: str) -> str:
@@ -144,9 +170,8 @@ def inca_empire_card_name(card_id: str) -> str:
     Agreements, Extra Workforce) by name and what they do or where they lie."""
     card = inca_empire_card(card_id)
     if card["type"] in ("city", "start", "cusco"):
-        return f"{card['name']} ({card['type']}, {card.get('region', 'plateau')})"
-    detail = (card.get("action") or card.get("effect") or {}).get("kind") or card.get("region")
-    return f"{card['name']} ({detail})"
+        return f"{card['name']} ({card['type']}, {inca_empire_card_detail(card)})"
+    return f"{card['name']} ({inca_empire_card_detail(card)})"
 
 
 def location_points(place: dict) -> int:

@@ -339,8 +339,9 @@ def time_lines(times: dict[tuple[str, str], list[float]]) -> list[str]:
 def header(args, games: list[str]) -> list[str]:
     lines = [f"# Bot benchmark, {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC", "",
              f"Python {platform.python_version()} ({platform.python_implementation()}), "
-             f"{os.cpu_count()} CPUs, {platform.machine()}; seed {args.seed}, {args.games} games "
-             f"a cell, flat Monte Carlo {args.flat_rollouts} rollouts a move, {args.jobs} jobs.",
+             f"{os.cpu_count()} CPUs, {platform.machine()}; seed {args.seed}; games a cell: "
+             f"{args.games}; flat Monte Carlo: {args.flat_rollouts} random playouts a move; "
+             f"processes: {args.jobs}.",
              ""]
     for name in games:
         game = GAMES[name]
