@@ -226,10 +226,11 @@ def inca_empire_card_table(counts: Counts, games: int, label: Callable[[str], st
 
 
 def report_inca_empire(counts: Counts, games: int) -> list[str]:
-    from engine.games.inca_empire.data import GOALS
+    from engine.games.inca_empire.data import GOALS_BY_ID
     goal_rows = []
-    for goal in GOALS:
-        held = counts.get(f"goal|{goal['id']}|held", 0)
+    held_ids = sorted({key.split("|")[1] for key in counts if key.startswith("goal|")})
+    for goal in (GOALS_BY_ID[goal_id] for goal_id in held_ids):
+        held = counts[f"goal|{goal['id']}|held"]
         if held:
             goal_rows.append([goal["id"], goal["text"], goal["points"], int(held),
                               percent(counts.get(f"goal|{goal['id']}|met", 0), held),
