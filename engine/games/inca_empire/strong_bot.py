@@ -21,6 +21,7 @@ from .scoring import BEST_GOALS, goal_progress, table_facts, tokens_on_table
 ACTIVE_TOKEN_WORTH = 0.6    # a token in the Active Pool is usually placed before the end
 SUPPLY_TOKEN_WORTH = 0.1    # a Supply token needs a card or an Era to become active first
 CARD_WORTH = 0.5            # a card in hand: a build, a Workforce or a Terrace still to come
+LAST_ERA_SHARE = 0.5        # in Era IV, what is still in hand or in the pool may never score
 WIN_SHARE_SPREAD = 4.0      # points of lead that make a win about e (2.7) times likelier
 
 
@@ -30,11 +31,12 @@ def estimate(state: dict, seat: int) -> float:
         return float(state["final"][seat]["total"])
     eras_left = era.ERAS - state["era"]
     future = eras_left * era.BASE_ACTIVATION
+    later = 1.0 if eras_left else LAST_ERA_SHARE
     return (tokens_on_table(state, seat)
-            + ACTIVE_TOKEN_WORTH * state["active"][seat]
-            + SUPPLY_TOKEN_WORTH * max(state["supply"][seat] - future, 0)
+            + later * ACTIVE_TOKEN_WORTH * state["active"][seat]
+            + later * SUPPLY_TOKEN_WORTH * max(state["supply"][seat] - future, 0)
             + ACTIVE_TOKEN_WORTH * min(future, state["supply"][seat]) * 0.5
-            + CARD_WORTH * sum(CARDS[c]["type"] != "start" for c in state["hands"][seat])
+            + later * CARD_WORTH * sum(CARDS[c]["type"] != "start" for c in state["hands"][seat])
             + goals_worth(state, seat, eras_left))
 
 
