@@ -14,13 +14,14 @@ import math
 
 from engine.search import Settings, easy_rollout
 
-from . import era
+from . import bot, era
 from .data import CARDS, GOALS_BY_ID
 from .scoring import BEST_GOALS, goal_progress, table_facts, tokens_on_table
 
 ACTIVE_TOKEN_WORTH = 0.6    # a token in the Active Pool is usually placed before the end
 SUPPLY_TOKEN_WORTH = 0.1    # a Supply token needs a card or an Era to become active first
-CARD_WORTH = 0.5            # a card in hand: a build, a Workforce or a Terrace still to come
+CARD_WORTH = 0.12           # per point of the easy bot's card value (3 to 9): a card in hand
+                            # is a build, a Workforce or a Terrace still to come
 LAST_ERA_SHARE = 0.5        # in Era IV, what is still in hand or in the pool may never score
 WIN_SHARE_SPREAD = 4.0      # points of lead that make a win about e (2.7) times likelier
 
@@ -36,7 +37,8 @@ def estimate(state: dict, seat: int) -> float:
             + later * ACTIVE_TOKEN_WORTH * state["active"][seat]
             + later * SUPPLY_TOKEN_WORTH * max(state["supply"][seat] - future, 0)
             + ACTIVE_TOKEN_WORTH * min(future, state["supply"][seat]) * 0.5
-            + later * CARD_WORTH * sum(CARDS[c]["type"] != "start" for c in state["hands"][seat])
+            + later * CARD_WORTH * sum(bot.card_value(c) for c in state["hands"][seat]
+                                       if CARDS[c]["type"] != "start")
             + goals_worth(state, seat, eras_left))
 
 
