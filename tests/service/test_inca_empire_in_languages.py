@@ -225,11 +225,13 @@ def test_a_reply_naming_a_translated_label_makes_that_move(app, client, new_game
 
 def test_the_take_back_button_names_the_move_in_the_players_language(app, client, new_game, smtp):
     data, secrets = new_game(game="inca_empire", players=3)
-    choose_languages(app, data, {0: "zh_Hans"})
+    loaded = play(client, app, data, secrets, lambda s: s["phase"] == "draft_pick")
+    picker = loaded.state["draft"]["order"][0]   # the first player, chosen by lot
+    choose_languages(app, data, {picker: "zh_Hans"})
     play(client, app, data, secrets,
          lambda s: s["phase"] == "draft_pick" and s["draft"]["index"] == 1)
-    page = client.get(f"/play/{secrets[0]}").get_data(as_text=True)
-    assert "/undo" in page, "seat 0 may take back its pick"
+    page = client.get(f"/play/{secrets[picker]}").get_data(as_text=True)
+    assert "/undo" in page, "the first picker may take back its pick"
     english = [p for p in english_pieces() if p in shown(page, undo=True)]
     assert not english, english
 
