@@ -5,9 +5,10 @@ a pick: the first card in the pool), otherwise the most harmless step: a Terrace
 nothing, "done", "skip".
 bot_action: a greedy heuristic -- tokens on the table are points and tokens reach the Active
 Pool through played cards, so: build (the placement putting most tokens down), else Extra
-Workforce, else a Trade Agreement it is party to (with its left neighbour when it can), else a Terrace of its least useful card that
-then builds a temple, stocks a hut or a road (most tokens first); it passes only when no card
-can be played.  In the draft it shows its two least useful cards and takes the most useful."""
+Workforce, else a Trade Agreement it is party to (with its left neighbour when it can, so
+every seat is offered agreements alike), else a Terrace of its least useful card that then
+builds a temple, stocks a hut or a road (most tokens first); it passes only when no card can
+be played.  In the draft it shows its two least useful cards and takes the most useful."""
 from __future__ import annotations
 
 from engine.text import labelled, phrase
