@@ -4,7 +4,7 @@ the name of a seat a bot holds from the start.  A code ("easy", "strong") is nev
 from __future__ import annotations
 
 from engine.search import EASY, LEVELS, STRONG
-from engine.text import Phrase, phrase, term
+from engine.text import Phrase, term
 from service.view.i18n import N_
 
 # What a form's select offers, one line per level.
@@ -48,7 +48,3 @@ def seat_names(levels: list[str]) -> list[str]:
         names.append(base if counts[level] == 1 else f"{base} {counts[level]}")
     return names
 
-
-def policy_words(level) -> Phrase:
-    """The timeout policy "bot" in words: who decides when a player's time runs out."""
-    return phrase("{bot} decides for them", bot=the_bot(level))
