@@ -22,6 +22,7 @@ from tests.service.test_admin_support import (actor_of, events, move, post_form,
                                               svc)
 from tests.service.test_organisers_support import PLAYERS, answer, create_game, csrf, sign_in
 from tests.service.test_organisers_support import mails as invitation_mails
+from tests.service.test_mail import mails
 from tests.service.test_time import sweep
 
 GAME = get_game("incan_gold")
@@ -131,6 +132,8 @@ def test_a_timeout_under_the_bot_policy_is_decided_by_the_bot_of_the_organisers_
     assert all(e["actor"] == "system" and e["payload"]["policy"] == "bot"
                and e["payload"]["level"] == "strong" for e in timed_out)
     assert sorted(strong_calls) == [0, 1, 2]
+    told = mails(app, "p0@example.com")[-1].get_body(("plain",)).get_content()
+    assert "time ran out; the strong bot " in told
 
 
 def test_the_invitation_says_in_words_which_bot_decides_when_time_runs_out(app, client):
