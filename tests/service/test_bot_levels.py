@@ -18,6 +18,8 @@ from service.store import fairness
 from service.store.loading import load
 from service.store.models import OutboxRow, PendingGameRow, SeatRow
 from tests import independent_verifier
+from tests.conftest import secret_from_url
+from tests.service.test_rematch_by_consent import ask as ask_rematch
 from tests.service.test_admin_support import (actor_of, events, move, post_form, site_admin,
                                               svc)
 from tests.service.test_organisers_support import PLAYERS, answer, create_game, csrf, sign_in
@@ -199,6 +201,30 @@ def test_a_game_whose_empty_seats_were_filled_with_bots_verifies_with_both_verif
     assert client.get(f"/api/games/{game_id}", headers=admin_headers).get_json()["status"] == "finished"
     assert strong_calls == []
     verified_by_both(app, game_id)
+
+
+def test_a_rematch_of_a_game_with_bots_from_its_start_is_refused_in_words(
+        app, client, admin_headers):
+    """A rematch invites the same people by mail, and a bot seated from the start has no
+    address: the player is told so, and nothing is asked of anyone."""
+    sign_in(client, app)
+    pending_id = create_game(client)
+    answer(app, PLAYERS[0][1])
+    assert start(client, pending_id, "easy").status_code == 303
+    with svc(app).db.reading() as session:
+        game_id = session.get(PendingGameRow, pending_id).game_id
+        people = [s.seat for s in session.scalars(select(SeatRow).where(
+            SeatRow.game_id == game_id, SeatRow.bot.is_(False)))]
+    for seat in people:
+        client.post(f"/admin/api/games/{game_id}/seats/{seat}/bot", json={}, headers=admin_headers)
+    ana = secret_from_url(next(m["text"] for m in invitation_mails(app, PLAYERS[0][1])
+                               if "/play/" in m["text"]))
+    player = app.test_client()
+    asked = ask_rematch(player, ana)
+    page = player.get(asked.headers["Location"]).get_data(as_text=True)
+    assert "this game had bots in seats from its start" in page
+    with svc(app).db.reading() as session:
+        assert session.scalars(select(PendingGameRow)).all() == [session.get(PendingGameRow, pending_id)]
 
 
 def test_an_unknown_level_for_the_empty_seats_is_refused_and_the_game_does_not_start(app, client):
