@@ -303,7 +303,8 @@ def start_with_accepted(session: Session, organiser: AccountRow, pending_id: str
         if invitation.status == "pending":
             invitation.status = "withdrawn"
     pending.players = len(accepted) + filled
-    return _start(session, pending, accepted, now, domain, bot_seats([level] * filled))
+    return _start(session, pending, accepted, now, domain,
+                  bot_seats([level] * filled, pending.language))
 
 
 def _bots_level(raw) -> str | None:
@@ -317,11 +318,12 @@ def _bots_level(raw) -> str | None:
         raise InvitationError(400, error.say) from None
 
 
-def bot_seats(levels: list[str]) -> list[dict]:
-    """Player entries for bots seated at the start: a name players read ("Strong bot",
-    "Easy bot 2"), no address (no mail is ever sent to them), and their level."""
+def bot_seats(levels: list[str], language: str = "en") -> list[dict]:
+    """Player entries for bots seated at the start: a name players read in the game's
+    language ("Strong bot", "Easy bot 2"), no address (no mail is ever sent to them), and
+    their level."""
     return [{"name": name, "email": "", "bot_level": level}
-            for name, level in zip(bot_levels.seat_names(levels), levels)]
+            for name, level in zip(bot_levels.seat_names(levels, language), levels)]
 
 
 def _start(session: Session, pending: PendingGameRow, accepted: list[InvitationRow],

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.search import EASY, LEVELS, STRONG
 from engine.text import Phrase, term
-from service.view.i18n import N_
+from service.view.i18n import N_, translate
 
 # What a form's select offers, one line per level.
 CHOICES = {
@@ -37,14 +37,13 @@ def choices() -> list[tuple[str, str]]:
     return [(level, CHOICES[level]) for level in LEVELS]
 
 
-def seat_names(levels: list[str]) -> list[str]:
-    """The names of bot seats filled at a start, in English (a seat's name is one text,
-    stored and shown as it is, like a player's own): "Strong bot", "Strong bot 2", ..."""
+def seat_names(levels: list[str], language: str = "en") -> list[str]:
+    """The names of bot seats filled at a start, in the game's language (a seat's name is one
+    text, stored and shown as it is, like a player's own): "Strong bot", "Strong bot 2", ..."""
     counts: dict[str, int] = {}
     names = []
     for level in levels:
         counts[level] = counts.get(level, 0) + 1
-        base = SEAT_NAMES[known(level)]
+        base = translate(language, SEAT_NAMES[known(level)])
         names.append(base if counts[level] == 1 else f"{base} {counts[level]}")
     return names
-

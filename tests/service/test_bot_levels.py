@@ -258,3 +258,15 @@ def test_a_seat_botted_by_a_seat_fails_both_verifiers(app, client, admin_headers
     forged = kit.forged(record, seat_hands_over)
     assert not fairness.check_record(forged).ok
     assert independent_verifier.verify(forged) == (False, "not proven", "3.3")
+
+
+def test_bots_filling_empty_seats_are_named_in_the_games_language(app, client):
+    sign_in(client, app)
+    pending_id = create_game(client, language="ja")
+    answer(app, PLAYERS[0][1])
+    assert start(client, pending_id, "strong").status_code == 303
+    with svc(app).db.reading() as session:
+        game_id = session.get(PendingGameRow, pending_id).game_id
+        names = sorted(session.scalars(select(SeatRow.name).where(
+            SeatRow.game_id == game_id, SeatRow.bot.is_(True))))
+    assert names == ["強いボット", "強いボット 2"]
