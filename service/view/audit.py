@@ -177,8 +177,10 @@ def described(loaded, index: int, reveal: bool) -> dict:
                       old=str(p.get("previous_name")), new=str(p.get("name")),
                       email=newcomer_address(event))
     if event.kind == "SeatBotted":
-        return phrase("handed {player}'s seat to {bot}", player=str(p.get("name")),
-                      bot=bot_levels.the_bot(p.get("level")))
+        template = (N_("seated {bot} in an empty seat, as {player}")
+                    if event.actor.startswith("organiser:")  # an empty seat filled at the start
+                    else N_("handed {player}'s seat to {bot}"))
+        return phrase(template, player=str(p.get("name")), bot=bot_levels.the_bot(p.get("level")))
     if event.kind == IMPORT_EVENT:
         return phrase("imported the game; its export ended at hash {hash}",
                       hash=str(p.get("source_last_hash")))

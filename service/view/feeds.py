@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 
-from engine.text import phrase, term
+from engine.text import N_, phrase, term
 from service.core.config import Settings
 from service.core.tokens import spectate_token
 from service.store import private_feeds
@@ -85,8 +85,10 @@ def _said(kind: str, event, names: list[str], words: list, events) -> dict | Non
         return phrase("{player} took over the seat of {previous}.", player=p.get("name", "?"),
                       previous=p.get("previous_name", "?"))
     if kind == "SeatBotted":
-        return phrase("{player}'s seat is now played by {bot}.", player=p.get("name", "?"),
-                      bot=bot_levels.the_bot(p.get("level")))
+        template = (N_("{player}'s seat is played by {bot} from the start.")
+                    if event.actor.startswith("organiser:")  # an empty seat filled at the start
+                    else N_("{player}'s seat is now played by {bot}."))
+        return phrase(template, player=p.get("name", "?"), bot=bot_levels.the_bot(p.get("level")))
     return EVENT_WORDS.get(kind)
 
 

@@ -16,6 +16,8 @@ from service.core.tokens import spectate_token
 from service.store import events as store
 from service.store import fairness
 from service.store.loading import load
+from service.view.feeds import public_words
+from service.view.i18n import translate
 from service.store.models import OutboxRow, PendingGameRow, SeatRow
 from tests import independent_verifier
 from tests.conftest import secret_from_url
@@ -182,6 +184,11 @@ def test_empty_seats_filled_with_bots_at_the_start_get_no_mail_and_play_at_once(
                for e in botted)
     assert sorted(strong_calls) == sorted(s.seat for s in bots), "both bots chose at once"
     assert {e["payload"]["seat"] for e in log if e["actor"] == "bot"} == {s.seat for s in bots}
+    with svc(app).db.reading() as session:
+        loaded = load(session, game_id)
+    told = translate("en", public_words(loaded.events[1], [s.name for s in seats], [],
+                                        loaded.events))
+    assert told.endswith("seat is played by the strong bot from the start."), told
 
 
 def test_a_game_whose_empty_seats_were_filled_with_bots_verifies_with_both_verifiers(
