@@ -53,7 +53,40 @@ def sweep(db: Database, now: datetime, domain: str, batch: int = 100) -> Owed:
             return owed
         owed += fired
         if len(due) < batch:
-            return owed
+            return owed + play_waiting_bots(db, now, domain, batch)
+
+
+def play_waiting_bots(db: Database, now: datetime, domain: str, batch: int = 100) -> Owed:
+    """The bot turns a command left waiting (``games.MAX_STRONG_BOT_MOVES``): each active game
+    with a bot seat whose decision is open gets its bots played, as far as one command may,
+    and the mail that makes owed.  Each game in a savepoint of its own, like a deadline: one
+    that raises is logged and left for the next sweep; a move that won the race with this
+    one leaves the game for the next sweep too."""
+    owed = Owed()
+    try:
+        with db.unit_of_work() as session:
+            for game_id in timekeeping.games_with_bots_to_act(session, batch):
+                owed += _play_bots_of(session, game_id, now, domain)
+    except store.Conflict:
+        log.info("a sweep's bot moves lost a race with another writer; the next sweep plays them")
+        return Owed()
+    return owed
+
+
+def _play_bots_of(session: Session, game_id: str, now: datetime, domain: str) -> Owed:
+    try:
+        with session.begin_nested():
+            loaded = load(session, game_id)
+            before = loaded.seq
+            play_bots(session, loaded, now)
+            return queue_mail(session, loaded, None, now, domain) if loaded.seq != before else Owed()
+    except store.Conflict:
+        log.info("game %s moved while its bots were played; the next sweep plays them", game_id)
+    except DatabaseFailure:
+        raise
+    except Exception:  # noqa: BLE001 - one game's bots must not stop the others'
+        log.exception("the bots of game %s could not play; the next sweep tries again", game_id)
+    return Owed()
 
 
 def fire_one(session: Session, deadline: DeadlineRow, now: datetime, domain: str,

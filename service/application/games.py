@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 
 from engine import IllegalAction, find_legal, get_game
 from engine.core import without_label
-from engine.search import EASY
+from engine.search import EASY, STRONG
 from engine.text import Phrase, phrase, term
 from service.store import fairness
 from service.store import randomness
@@ -169,6 +169,10 @@ def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, act
 
 BOT_ACTOR = "bot"
 MAX_BOT_MOVES = 10_000  # per command: a guard against a game that never stops asking a bot
+# Per command, the strong bots' decisions (each may think for a second): the chain of strong
+# bot turns goes on at the next deadline sweep (``deadlines.play_waiting_bots``), so no request
+# waits for a whole game of strong bots.
+MAX_STRONG_BOT_MOVES = 4
 
 
 def play_bots(session: Session, loaded: Loaded, now: datetime) -> None:
@@ -177,9 +181,11 @@ def play_bots(session: Session, loaded: Loaded, now: datetime) -> None:
     at the seat's level.  Called after every command that can change whose turn it is.
 
     It runs inline, in the request of the move that handed a bot its turn: a strong bot's
-    decision takes up to a few tenths of a second, so a chain of bot turns is bounded by
-    ``MAX_BOT_MOVES``."""
+    decision takes a good part of a second, so one command makes at most
+    ``MAX_STRONG_BOT_MOVES`` of them (and ``MAX_BOT_MOVES`` in all); the deadline sweep plays
+    the bot turns left waiting (``deadlines.play_waiting_bots``)."""
     game, state = loaded.game, loaded.state
+    strong = 0
     for _ in range(MAX_BOT_MOVES):
         if loaded.row.status != "active" or game.outcome(state) is not None:
             return
@@ -188,6 +194,10 @@ def play_bots(session: Session, loaded: Loaded, now: datetime) -> None:
             return
         seat = bots[0]
         level = level_of(loaded.seats[seat])
+        if level == STRONG:
+            if strong == MAX_STRONG_BOT_MOVES:
+                return
+            strong += 1
         chosen = listed_or_first(game.legal_actions(state, seat),
                                  game.bot_action(state, seat, level=level))
         if chosen is None:

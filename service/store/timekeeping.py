@@ -30,7 +30,7 @@ from sqlalchemy.orm.util import identity_key
 from engine import IllegalAction, canonical_json
 from engine.search import LEVELS
 from engine.text import counted, phrase
-from service.store.models import DeadlineRow, SeatClockRow
+from service.store.models import DeadlineRow, GameRow, SeatClockRow, SeatRow
 from service.core.validation import BadInput, bot_level, bounded_number
 
 POLICIES = ("default", "standing", "pause", "bot")  # "bot": a bot decides, at timeout_bot_level
@@ -485,6 +485,18 @@ def end_vacation(session: Session, clock: SeatClockRow, settings: ClockSettings,
 def _aware(moment: datetime) -> datetime:
     from service.store.events import utc
     return utc(moment)
+
+
+def games_with_bots_to_act(session: Session, limit: int = 100) -> list[str]:
+    """Active games in which a bot seat has an open decision (its clock runs): the bot turns a
+    command left waiting.  A bot that plays in its command never leaves its clock running."""
+    rows = session.execute(
+        select(SeatClockRow.game_id).distinct()
+        .join(SeatRow, (SeatRow.game_id == SeatClockRow.game_id) & (SeatRow.seat == SeatClockRow.seat))
+        .join(GameRow, GameRow.id == SeatClockRow.game_id)
+        .where(SeatRow.bot.is_(True), GameRow.status == "active", SeatClockRow.due_at.is_not(None))
+        .order_by(SeatClockRow.game_id).limit(limit))
+    return [row[0] for row in rows]
 
 
 def due_deadlines(session: Session, now: datetime, limit: int = 100) -> list[DeadlineRow]:

@@ -277,3 +277,25 @@ def test_bots_filling_empty_seats_are_named_in_the_games_language(app, client):
         names = sorted(session.scalars(select(SeatRow.name).where(
             SeatRow.game_id == game_id, SeatRow.bot.is_(True))))
     assert names == ["強いボット", "強いボット 2"]
+
+
+def test_a_command_makes_few_strong_decisions_and_the_sweep_plays_the_rest(
+        app, client, clock, admin_headers, new_game, strong_calls):
+    """A strong bot thinks, so one request asks it at most ``MAX_STRONG_BOT_MOVES`` times; the
+    bot turns left waiting are played by the next sweeps, until a game of bots is over."""
+    data, _ = new_game(players=3, seed=3)
+    for seat in range(3):
+        before = len(strong_calls)
+        response = client.post(f"/admin/api/games/{data['id']}/seats/{seat}/bot",
+                               json={"level": "strong"}, headers=admin_headers)
+        assert response.status_code == 200, response.get_json()
+        assert len(strong_calls) - before <= games.MAX_STRONG_BOT_MOVES
+    sweeps = 0
+    while client.get(f"/api/games/{data['id']}", headers=admin_headers).get_json()["status"] == "active":
+        before = len(strong_calls)
+        sweep(app, clock)
+        sweeps += 1
+        assert 0 < len(strong_calls) - before <= games.MAX_STRONG_BOT_MOVES
+        assert sweeps < 500, "the sweeps play the bots on to the end"
+    assert sweeps > 1
+    verified_by_both(app, data["id"])
