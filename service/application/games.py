@@ -169,10 +169,10 @@ def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, act
 
 BOT_ACTOR = "bot"
 MAX_BOT_MOVES = 10_000  # per command: a guard against a game that never stops asking a bot
-# Per command, the strong bots' decisions (each may think for a second): the chain of strong
+# Per command, the strong bots' decisions (each may think for seconds): the chain of strong
 # bot turns goes on at the next deadline sweep (``deadlines.play_waiting_bots``), so no request
 # waits for a whole game of strong bots.
-MAX_STRONG_BOT_MOVES = 4
+MAX_STRONG_BOT_MOVES = 1
 
 
 def play_bots(session: Session, loaded: Loaded, now: datetime) -> None:
@@ -181,7 +181,7 @@ def play_bots(session: Session, loaded: Loaded, now: datetime) -> None:
     at the seat's level.  Called after every command that can change whose turn it is.
 
     It runs inline, in the request of the move that handed a bot its turn: a strong bot's
-    decision takes a good part of a second, so one command makes at most
+    decision may take seconds, so one command makes at most
     ``MAX_STRONG_BOT_MOVES`` of them (and ``MAX_BOT_MOVES`` in all); the deadline sweep plays
     the bot turns left waiting (``deadlines.play_waiting_bots``)."""
     game, state = loaded.game, loaded.state
