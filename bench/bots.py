@@ -108,6 +108,10 @@ def holds(cell: "Cell", successes: float, trials: int, fair: float) -> str:
     return "yes" if 100 * successes / trials <= fair else "not settled"
 
 
+def games_text(games: int) -> str:
+    return f"{games} game" if games == 1 else f"{games} games"
+
+
 def quantile(ordered: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
@@ -295,7 +299,7 @@ def balance_details(cell: Cell, results: list[dict]) -> list[str]:
     if not lines:
         return []
     return [f"### {GAMES[cell.game].title}, {cell.players} players, all {cell.crowd} "
-            f"({len(results)} games)", ""] + lines + [""]
+            f"({games_text(len(results))})", ""] + lines + [""]
 
 
 def summed_counts(results: list[dict]) -> dict:
@@ -311,7 +315,7 @@ def overall_details(game: str, results: list[dict]) -> list[str]:
     if not lines:
         return []
     return [f"### {GAMES[game].title}, every player count played, all {BALANCE_PLAYER} "
-            f"({len(results)} games)", ""] + lines + [""]
+            f"({games_text(len(results))})", ""] + lines + [""]
 
 
 def time_lines(times: dict[tuple[str, str], list[float]]) -> list[str]:
