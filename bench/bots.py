@@ -14,8 +14,9 @@ Engines only (no service).  Printed as markdown tables, ready for docs/balance.m
   the mean and spread of scores, game length in decisions and in the game's own rounds, and
   what each game's reader (``bench/balance_stats.py``) counts: how games end, what is used,
   which goals and cards pay.
-* **Decision times** -- count, median, p99 and max per game and player kind; a strong decision
-  over 2 s, or a strong median over 0.5 s, is flagged.
+* **Decision times** -- count, median, p99 and max per game and player kind, over the
+  decisions with more than one legal move; a strong decision over 2 s, or a strong median over
+  0.5 s, is flagged.
 
 A shared victory gives each winner an equal part (a three-way tie counts 1/3 to each), so the
 shares at a table add to 100%.  The lone player's seat turns with the game number, so no seat's
@@ -146,7 +147,9 @@ def game_seed(seed: int, game: str, players: int, number: int) -> int:
 
 
 def play_game(job: Job) -> dict:
-    """Play one game, each seat by its kind of player; what it ended as, and decision times."""
+    """Play one game, each seat by its kind of player; what it ended as, and the times of the
+    decisions that had a choice (a forced move costs a bot nothing and would flatter the
+    median)."""
     game = GAMES[job.game]
     if job.iterations:
         use_iterations(game, job.iterations)
@@ -161,10 +164,12 @@ def play_game(job: Job) -> dict:
         for seat in game.to_act(state):
             if game.outcome(state) is not None or seat not in game.to_act(state):
                 continue
+            kind = job.kinds[seat]
+            timed = kind in TIMED and len(game.legal_actions(state, seat)) > 1
             started = time.perf_counter()
             action = seats[seat](state, seat, chooser)
-            if job.kinds[seat] in TIMED:
-                times[job.kinds[seat]].append(time.perf_counter() - started)
+            if timed:
+                times[kind].append(time.perf_counter() - started)
             game.apply_in_place(state, seat, action)
             moves.append((seat, action))
     result = game.outcome(state)
@@ -319,7 +324,7 @@ def overall_details(game: str, results: list[dict]) -> list[str]:
 
 
 def time_lines(times: dict[tuple[str, str], list[float]]) -> list[str]:
-    lines = ["## Decision times", "",
+    lines = ["## Decision times (decisions with more than one legal move)", "",
              "| game | player | decisions | median ms | p99 ms | max ms | over budget |",
              "|---|---|---|---|---|---|---|"]
     for (game, kind), found in times.items():
@@ -363,7 +368,8 @@ def run(args, out=print) -> dict:
     """Play every cell and print its tables; returns the results by cell (for tests)."""
     games = [args.game] if args.game else list(GAMES)
     todo = cells(games, args.players, args.only)
-    for line in header(args, games):
+    for line in header(args, games) + [f"Games to play: {len(todo) * args.games} "
+                                       f"({len(todo)} tables of {args.games}).", ""]:
         out(line)
     jobs = [job for cell in todo for job in jobs_of(cell, args)]
     pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
