@@ -27,7 +27,7 @@ any number of jobs.  Intervals narrow as 1/sqrt(games): 400 games a cell give ab
 
     python -m bench.bots [--game NAME] [--players N ...] [--games N] [--jobs J] [--seed S]
                          [--flat-rollouts R] [--iterations I] [--only strength|balance]
-                         [--quick]
+                         [--table "random among strong" ...] [--quick]
 """
 from __future__ import annotations
 
@@ -210,8 +210,16 @@ class Cell:
         return number % self.players
 
 
-def cells(games: list[str], players: list[int] | None, only: str | None) -> list[Cell]:
-    """Every table to play, strength first then balance, game by game, fewest players first."""
+def table_labels() -> list[str]:
+    """Every kind of table by its label, as ``--table`` takes them."""
+    pairs = STRENGTH_CELLS + [pair for extra in GAME_STRENGTH_CELLS.values() for pair in extra]
+    return [f"{lone} among {crowd}" for lone, crowd in pairs] + [f"all {BALANCE_PLAYER}"]
+
+
+def cells(games: list[str], players: list[int] | None, only: str | None,
+          tables: list[str] | None = None) -> list[Cell]:
+    """Every table to play, strength first then balance, game by game, fewest players first
+    (only the ``tables`` named, when some are)."""
     found = []
     for section in SECTIONS:
         if only and section != only:
@@ -226,7 +234,7 @@ def cells(games: list[str], players: list[int] | None, only: str | None) -> list
                               STRENGTH_CELLS + GAME_STRENGTH_CELLS.get(name, [])]
                 else:
                     found.append(Cell(section, name, n, None, BALANCE_PLAYER))
-    return found
+    return [cell for cell in found if not tables or cell.label in tables]
 
 
 def jobs_of(cell: Cell, args) -> list[Job]:
@@ -367,7 +375,7 @@ def header(args, games: list[str]) -> list[str]:
 def run(args, out=print) -> dict:
     """Play every cell and print its tables; returns the results by cell (for tests)."""
     games = [args.game] if args.game else list(GAMES)
-    todo = cells(games, args.players, args.only)
+    todo = cells(games, args.players, args.only, args.table)
     for line in header(args, games) + [f"Games to play: {len(todo) * args.games} "
                                        f"({len(todo)} tables of {args.games}).", ""]:
         out(line)
@@ -434,6 +442,9 @@ def parse(argv: list[str] | None = None):
     parser.add_argument("--iterations", type=int,
                         help="the strong bot's iterations a decision (default: each game's own)")
     parser.add_argument("--only", choices=SECTIONS, help="one kind of table only")
+    parser.add_argument("--table", action="append", choices=table_labels(), metavar="LABEL",
+                        help="this kind of table only (repeatable): "
+                             + "; ".join(f'"{label}"' for label in table_labels()))
     parser.add_argument("--quick", action="store_true", help="a smoke run: few games a cell")
     args = parser.parse_args(argv)
     if args.games is None:
