@@ -10,10 +10,11 @@ Engines only (no service).  Printed as markdown tables, ready for docs/balance.m
   above the fair share, "clearly below fair" the whole interval below; "expected" is what a
   good strong bot shows (alone: above fair; any other player alone among strong bots: at most
   fair) and "holds" whether the table shows it ("not settled": more games needed).
-* **Balance** -- all-strong tables: win % by seat (seat 1 first), ties, the winner's margin,
-  the mean and spread of scores, game length in decisions and in the game's own rounds, and
-  what each game's reader (``bench/balance_stats.py``) counts: how games end, what is used,
-  which goals and cards pay.
+* **Balance** -- all-strong tables: win % by seat (seat 1 first) and the seat furthest from its
+  fair share with its interval (the furthest of n seats: a hint, not a test), ties, the
+  winner's margin (first score minus second), the mean and spread of scores, game length in
+  decisions and in the game's own rounds, and what each game's reader
+  (``bench/balance_stats.py``) counts: how games end, what is used, which goals and cards pay.
 * **Decision times** -- count, median, p99 and max per game and player kind, over the
   decisions with more than one legal move; a strong decision over 2 s, or a strong median over
   0.5 s, is flagged.
@@ -292,9 +293,10 @@ def balance_header(game: str) -> list[str]:
     title = GAMES[game].title
     rounds = balance_stats.ROUND_WORDS.get(game, "rounds")
     return [f"## Balance under the strong bot: {title}", "",
-            f"| players | games | win % by seat (seat 1 first) | ties % [95%] | winner's margin "
-            f"| score mean (sd) | decisions a game | {rounds} a game |",
-            "|---|---|---|---|---|---|---|---|"]
+            f"| players | games | win % by seat (seat 1 first) | seat furthest from fair, "
+            f"win % [95%] | ties % [95%] | winner's margin | score mean (sd) | decisions a game "
+            f"| {rounds} a game |",
+            "|---|---|---|---|---|---|---|---|---|"]
 
 
 def balance_row(cell: Cell, results: list[dict]) -> str:
@@ -302,7 +304,11 @@ def balance_row(cell: Cell, results: list[dict]) -> str:
     seats = " / ".join(f"{100 * w / games:.0f}" for w in found["by_seat"])
     mean, sd = found["score"]
     rounds = f"{found['rounds']:.1f}" if found["rounds"] is not None else "–"
-    return (f"| {cell.players} | {games} | {seats} | {share_text(found['ties'], games)} | "
+    fair = games / cell.players
+    furthest = max(range(cell.players), key=lambda s: abs(found["by_seat"][s] - fair))
+    return (f"| {cell.players} | {games} | {seats} | seat {furthest + 1}: "
+            f"{share_text(found['by_seat'][furthest], games)} | "
+            f"{share_text(found['ties'], games)} | "
             f"{found['margin']:.1f} | {mean:.1f} ({sd:.1f}) | {found['decisions']:.0f} | "
             f"{rounds} |")
 
