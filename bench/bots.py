@@ -218,9 +218,9 @@ def table_labels() -> list[str]:
 
 
 def cells(games: list[str], players: list[int] | None, only: str | None,
-          tables: list[str] | None = None) -> list[Cell]:
+          tables: list[str] | None = None, fewest: bool = False) -> list[Cell]:
     """Every table to play, strength first then balance, game by game, fewest players first
-    (only the ``tables`` named, when some are)."""
+    (only the ``tables`` named, when some are; only each game's fewest players if ``fewest``)."""
     found = []
     for section in SECTIONS:
         if only and section != only:
@@ -228,7 +228,7 @@ def cells(games: list[str], players: list[int] | None, only: str | None,
         for name in games:
             game = GAMES[name]
             for n in range(game.min_players, game.max_players + 1):
-                if players and n not in players:
+                if (players and n not in players) or (fewest and n > game.min_players):
                     continue
                 if section == "strength":
                     found += [Cell(section, name, n, lone, crowd) for lone, crowd in
@@ -381,7 +381,8 @@ def header(args, games: list[str]) -> list[str]:
 def run(args, out=print) -> dict:
     """Play every cell and print its tables; returns the results by cell (for tests)."""
     games = [args.game] if args.game else list(GAMES)
-    todo = cells(games, args.players, args.only, args.table)
+    todo = cells(games, args.players, args.only, args.table,
+                 fewest=args.quick and not args.players)
     for line in header(args, games) + [f"Games to play: {len(todo) * args.games} "
                                        f"({len(todo)} tables of {args.games}).", ""]:
         out(line)
@@ -451,7 +452,9 @@ def parse(argv: list[str] | None = None):
     parser.add_argument("--table", action="append", choices=table_labels(), metavar="LABEL",
                         help="this kind of table only (repeatable): "
                              + "; ".join(f'"{label}"' for label in table_labels()))
-    parser.add_argument("--quick", action="store_true", help="a smoke run: few games a cell")
+    parser.add_argument("--quick", action="store_true",
+                        help="a smoke run: few games a cell, each game at its fewest players "
+                             "unless --players says otherwise")
     args = parser.parse_args(argv)
     if args.games is None:
         args.games = 2 if args.quick else 50

@@ -107,3 +107,8 @@ def test_naming_tables_plays_only_those():
         ("incan_gold", "random among strong"), ("machu_picchu", "random among strong"),
         ("incan_gold", "all strong"), ("machu_picchu", "all strong")]
     assert "leave at 10 gems among strong" in bots.table_labels()
+
+
+def test_a_quick_run_seats_each_game_at_its_fewest_players():
+    chosen = bots.cells(["incan_gold", "inca_empire"], None, "balance", fewest=True)
+    assert [(c.game, c.players) for c in chosen] == [("incan_gold", 3), ("inca_empire", 2)]
