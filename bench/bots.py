@@ -13,7 +13,7 @@ Engines only (no service).  Printed as markdown tables, ready for docs/balance.m
 * **Balance** -- all-strong tables: win % by seat (seat 1 first) and the seat furthest from its
   fair share with its interval (the furthest of n seats: a hint, not a test), ties, the
   winner's margin (first score minus second), the mean and spread of scores, game length in
-  decisions and in the game's own rounds, and what each game's reader
+  moves (every seat's, forced ones too) and in the game's own rounds, and what each game's reader
   (``bench/balance_stats.py``) counts: how games end, what is used, which goals and cards pay.
 * **Decision times** -- count, median, p99 and max per game and player kind, over the
   decisions with more than one legal move; a strong decision over 2 s, or a strong median over
@@ -177,9 +177,9 @@ def play_game(job: Job) -> dict:
     scores = result["scores"]
     return {
         "winners": list(result["winners"]),
-        "scores": [float(scores[s] if isinstance(scores, list) else scores[s])
-                   for s in range(len(seats))],
-        "decisions": len(moves),
+        "scores": [float(scores[s] if isinstance(scores, list)
+                         else scores.get(s, scores.get(str(s)))) for s in range(len(seats))],
+        "moves": len(moves),
         "rounds": balance_stats.rounds(job.game, state),
         "counts": balance_stats.read(job.game, state, moves) if job.read else {},
         "times": dict(times),
@@ -284,7 +284,7 @@ def balance_summary(results: list[dict]) -> dict:
         "ties": sum(len(r["winners"]) > 1 for r in results),
         "margin": statistics.fmean(margins),
         "score": balance_stats.mean_sd(scores),
-        "decisions": statistics.fmean(r["decisions"] for r in results),
+        "moves": statistics.fmean(r["moves"] for r in results),
         "rounds": statistics.fmean(rounds) if rounds else None,
     }
 
@@ -294,7 +294,7 @@ def balance_header(game: str) -> list[str]:
     rounds = balance_stats.ROUND_WORDS.get(game, "rounds")
     return [f"## Balance under the strong bot: {title}", "",
             f"| players | games | win % by seat (seat 1 first) | seat furthest from fair, "
-            f"win % [95%] | ties % [95%] | winner's margin | score mean (sd) | decisions a game "
+            f"win % [95%] | ties % [95%] | winner's margin | score mean (sd) | moves a game "
             f"| {rounds} a game |",
             "|---|---|---|---|---|---|---|---|---|"]
 
@@ -309,7 +309,7 @@ def balance_row(cell: Cell, results: list[dict]) -> str:
     return (f"| {cell.players} | {games} | {seats} | seat {furthest + 1}: "
             f"{share_text(found['by_seat'][furthest], games)} | "
             f"{share_text(found['ties'], games)} | "
-            f"{found['margin']:.1f} | {mean:.1f} ({sd:.1f}) | {found['decisions']:.0f} | "
+            f"{found['margin']:.1f} | {mean:.1f} ({sd:.1f}) | {found['moves']:.0f} | "
             f"{rounds} |")
 
 
