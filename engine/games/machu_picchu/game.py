@@ -80,5 +80,8 @@ class MachuPicchu(GameBase):
     def easy_bot_action(self, state, seat):
         return bot.bot_action(state, seat)
 
+    def strong_bot_action(self, state, seat):
+        return strong_bot.strong_action(self, state, seat)
+
 
 GAME = MachuPicchu()
