@@ -39,7 +39,7 @@ from . import bot, lookahead, rules
 
 CANDIDATES = 4         # the root moves searched: those the lookahead values most
 SEARCHED = frozenset({"move", "free_inca"})   # the decisions the tree branches on
-WANDER = 0.15          # a rollout's Prince move is uniformly random this often
+WANDER = 0.05         # a rollout's Prince move is uniformly random this often
 WIN_SPREAD = 6.0       # estimate points that make one seat e times likelier to be ahead
 MARGIN_SHARE = 0.2     # of a reward, the share that is the margin (as in a finished game)
 
