@@ -37,10 +37,10 @@ from engine.search import Settings, ismcts_action
 
 from . import bot, lookahead, rules
 
-CANDIDATES = 4         # the root moves searched: those the lookahead values most
+CANDIDATES = 3         # the root moves searched: those the lookahead values most
 SEARCHED = frozenset({"move", "free_inca"})   # the decisions the tree branches on
 WANDER = 0.05         # a rollout's Prince move is uniformly random this often
-WIN_SPREAD = 6.0       # estimate points that make one seat e times likelier to be ahead
+WIN_SPREAD = 12.0      # estimate points that make one seat e times likelier to be ahead
 MARGIN_SHARE = 0.2     # of a reward, the share that is the margin (as in a finished game)
 
 
@@ -67,7 +67,7 @@ def evaluate(game, state: dict) -> list[float]:
             for o, v in zip(odds, values)]
 
 
-SETTINGS = Settings(iterations=100, horizon=12, exploration=0.7, rollout=rollout,
+SETTINGS = Settings(iterations=80, horizon=12, exploration=0.7, rollout=rollout,
                     evaluate=evaluate)
 
 
