@@ -6,7 +6,7 @@ Why the search branches on the Prince's moves only: a turn is one move of the Pr
 the steps of the visit it triggers (which Incas to place, which Priest to take, what to trade,
 what to sacrifice, which card to return).  Searched as separate moves, a visit's value is
 averaged over half-explored steps (a visit to the House of Virgins looks poor while the search
-mostly tries "take nothing" there), and a budget of a hundred iterations is spread too thin
+mostly tries "take nothing" there), and a budget of under a hundred iterations is spread too thin
 to see past one's own turn.  So the tree sees a game (``TurnLevel``) in which each step of a
 visit has one option, the simple bot's choice, and branches only where the Prince moves (or
 stays for a Moon Tile) and where the free Inca goes at setup: the moves that decide which part

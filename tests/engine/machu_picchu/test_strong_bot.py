@@ -75,16 +75,17 @@ def nothing_else_to_do(state: dict, seat: int) -> None:
     state["moon_left"] = []
 
 
-def test_it_sends_an_inca_to_the_sun_clock_when_that_is_what_the_day_offers():
-    """Next to the Sun Clock with nothing else to gain: the Inca sent there brings three
-    goods and three steps (to the summit, a Sacrifice Card) at night."""
+def test_at_the_sun_clock_it_sends_an_inca_there_when_nothing_else_is_to_be_had():
+    """Its Prince at the Sun Clock, nothing else to gain today: the Inca sent there brings
+    three goods and three steps (to the summit: a Sacrifice Card) at night."""
     state = turn_of(started(3, 14), 0, "main_temple")
     nothing_else_to_do(state, 0)
     state["players"][0]["scout"] = 17
-    chosen = GAME.bot_action(state, 0, "strong")
-    assert without_label(chosen) == {"type": "move", "to": "sun_clock"}
     act(state, 0, type="move", to="sun_clock")
-    assert without_label(GAME.bot_action(state, 0, "strong"))["type"] == "sun_clock"
+    chosen = without_label(GAME.bot_action(state, 0, "strong"))
+    assert chosen == {"type": "sun_clock", "from": "corn_terraces"}
+    act(state, 0, **chosen)
+    assert state["sun_clock"][0] == 1
 
 
 def test_it_takes_the_last_virgin_to_rescue_machu_picchu_when_that_wins():
