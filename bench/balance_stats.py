@@ -8,15 +8,24 @@ matching ``report`` turns the summed counts into markdown tables.
 
 Each game's counts follow its own rules, read from the engine rather than guessed:
 
-* Incan Gold ends after five rounds; a round ends "when all players have left the temple" or
-  when "a second hazard card of the same kind" is revealed (``engine/games/incan_gold/rules.py``
-  records which, per round, in ``history[*].ended_by``).
-* Machu Picchu ends by conquest at the end of day 9, or by a rescue: all 15 Priests and Virgins
-  taken, or the Sacrifice Cards exhausted (``rules.rescue_reason``; the reason is kept in
-  ``state["over"]``).  Virgins are the "sun" offers of the House of Virgins, Priests the
-  "condor" and "puma" offers of the House of Priests (``data.HOUSE_OFFERS``).
-* Inca Empire ends after the fourth Era; each seat scores one point per token on the table plus
-  its best three of five Goals (``scoring.seat_score``, kept in ``state["final"]``).
+* Incan Gold: a round goes on "上記の流れを全プレイヤーが神殿から脱出するか、2枚目の同じ絵の障害物カード
+  が出るまで続ける" (until every player has left the temple or a second hazard of the same
+  picture is revealed; incan_gold.ja.txt); ``rules.end_round`` records which in
+  ``history[*].ended_by``.
+* Machu Picchu: "When all 15 Priests and Virgins are acquired by the players ... the game ends
+  immediately ... Likewise the game ends immediately if the stack with the 28 Sacrifice Cards is
+  exhausted", and "If there is no rescue of Machu Picchu, the game ends after day 9 is over"
+  (machu_picchu.en.night_end_setup.txt); ``rules.rescue_reason`` keeps the reason in
+  ``state["over"]``.  Virgins are the House of Virgins' "sun" offers, Priests the House of
+  Priests' "condor" and "puma" offers (``data.HOUSE_OFFERS``).  In a conquest "a player who has
+  the most gold multiplies his victory points by 3, and a player with the second most gold
+  multiplies his victory points by 2" (``scoring.conquest_multipliers``).
+* Inca Empire: at the End of the Game each player scores its tokens on the table and may
+  "Choose three of your five goal cards to score" (inca_empire_card_game.en.txt);
+  ``scoring.seat_score`` keeps both in ``state["final"]``.
+
+A game's own modules are imported when one of its games is first read, as ``engine.registry``
+does, so reading one game never loads another.
 """
 from __future__ import annotations
 
@@ -62,7 +71,8 @@ INCAN_GOLD_ROUND_ENDS = {"all_left": "all left", "hazard": "second hazard",
 def read_incan_gold(state: dict, moves: list[tuple[int, dict]]) -> Counts:
     counts: Counter = Counter()
     for ended in state["history"]:
-        counts[f"round ended: {INCAN_GOLD_ROUND_ENDS.get(ended['ended_by'], ended['ended_by'])}"] += 1
+        cause = INCAN_GOLD_ROUND_ENDS.get(ended["ended_by"], ended["ended_by"])
+        counts[f"round ended: {cause}"] += 1
         counts["players caught"] += len(ended["caught"])
         counts["gems lost"] += ended["gems_lost"]
     counts["artifacts claimed"] += state["artifacts_claimed"]
@@ -87,11 +97,17 @@ def report_incan_gold(counts: Counts, games: int) -> list[str]:
 MACHU_PICCHU_ENDINGS = {"conquest": "conquest (day 9 ends)",
                         "rescue_priests": "rescue: all Priests and Virgins taken",
                         "rescue_deck": "rescue: Sacrifice Cards exhausted"}
+
+
+def visits(district: str) -> Callable[[dict], bool]:
+    return lambda action: action.get("type") == "move" and action.get("to") == district
+
+
 MACHU_PICCHU_USES = {   # count label -> does this move count for it
-    "Sun Clock visits": lambda a: a.get("type") == "move" and a.get("to") == "sun_clock",
+    "Sun Clock visits": visits("sun_clock"),
     "Sun Clock uses": lambda a: a.get("type") == "sun_clock",
-    "House of Virgins visits": lambda a: a.get("type") == "move" and a.get("to") == "house_of_virgins",
-    "House of Priests visits": lambda a: a.get("type") == "move" and a.get("to") == "house_of_priests",
+    "House of Virgins visits": visits("house_of_virgins"),
+    "House of Priests visits": visits("house_of_priests"),
     "Virgins taken": lambda a: a.get("type") == "take" and a.get("priest") == "sun",
     "Priests taken": lambda a: a.get("type") == "take" and a.get("priest") in ("condor", "puma"),
 }

@@ -10,12 +10,14 @@ Engines only (no service).  Printed as markdown tables, ready for docs/balance.m
   above the fair share, "clearly below fair" the whole interval below; "expected" is what a
   good strong bot shows (alone: above fair; any other player alone among strong bots: at most
   fair) and "holds" whether the table shows it ("not settled": more games needed).
-* **Balance** -- all-strong tables: win % by seat (seat 1 first), ties, the winner's margin,
-  the mean and spread of scores, game length in decisions and in the game's own rounds, and
-  what each game's reader (``bench/balance_stats.py``) counts: how games end, what is used,
-  which goals and cards pay.
-* **Decision times** -- count, median, p99 and max per game and player kind; a strong decision
-  over 2 s, or a strong median over 0.5 s, is flagged.
+* **Balance** -- all-strong tables: win % by seat (seat 1 first) and the seat furthest from its
+  fair share with its interval (the furthest of n seats: a hint, not a test), ties, the
+  winner's margin (first score minus second), the mean and spread of scores, game length in
+  moves (every seat's, forced ones too) and in the game's own rounds, and what each game's reader
+  (``bench/balance_stats.py``) counts: how games end, what is used, which goals and cards pay.
+* **Decision times** -- count, median, p99 and max per game and player kind, over the
+  decisions with more than one legal move; a strong decision over 2 s, or a strong median over
+  0.5 s, is flagged.
 
 A shared victory gives each winner an equal part (a three-way tie counts 1/3 to each), so the
 shares at a table add to 100%.  The lone player's seat turns with the game number, so no seat's
@@ -26,7 +28,7 @@ any number of jobs.  Intervals narrow as 1/sqrt(games): 400 games a cell give ab
 
     python -m bench.bots [--game NAME] [--players N ...] [--games N] [--jobs J] [--seed S]
                          [--flat-rollouts R] [--iterations I] [--only strength|balance]
-                         [--quick]
+                         [--table "random among strong" ...] [--quick]
 """
 from __future__ import annotations
 
@@ -108,6 +110,10 @@ def holds(cell: "Cell", successes: float, trials: int, fair: float) -> str:
     return "yes" if 100 * successes / trials <= fair else "not settled"
 
 
+def games_text(games: int) -> str:
+    return f"{games} game" if games == 1 else f"{games} games"
+
+
 def quantile(ordered: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
@@ -142,7 +148,9 @@ def game_seed(seed: int, game: str, players: int, number: int) -> int:
 
 
 def play_game(job: Job) -> dict:
-    """Play one game, each seat by its kind of player; what it ended as, and decision times."""
+    """Play one game, each seat by its kind of player; what it ended as, and the times of the
+    decisions that had a choice (a forced move costs a bot nothing and would flatter the
+    median)."""
     game = GAMES[job.game]
     if job.iterations:
         use_iterations(game, job.iterations)
@@ -157,19 +165,21 @@ def play_game(job: Job) -> dict:
         for seat in game.to_act(state):
             if game.outcome(state) is not None or seat not in game.to_act(state):
                 continue
+            kind = job.kinds[seat]
+            timed = kind in TIMED and len(game.legal_actions(state, seat)) > 1
             started = time.perf_counter()
             action = seats[seat](state, seat, chooser)
-            if job.kinds[seat] in TIMED:
-                times[job.kinds[seat]].append(time.perf_counter() - started)
+            if timed:
+                times[kind].append(time.perf_counter() - started)
             game.apply_in_place(state, seat, action)
             moves.append((seat, action))
     result = game.outcome(state)
     scores = result["scores"]
     return {
         "winners": list(result["winners"]),
-        "scores": [float(scores[s] if isinstance(scores, list) else scores[s])
-                   for s in range(len(seats))],
-        "decisions": len(moves),
+        "scores": [float(scores[s] if isinstance(scores, list)
+                         else scores.get(s, scores.get(str(s)))) for s in range(len(seats))],
+        "moves": len(moves),
         "rounds": balance_stats.rounds(job.game, state),
         "counts": balance_stats.read(job.game, state, moves) if job.read else {},
         "times": dict(times),
@@ -201,8 +211,16 @@ class Cell:
         return number % self.players
 
 
-def cells(games: list[str], players: list[int] | None, only: str | None) -> list[Cell]:
-    """Every table to play, strength first then balance, game by game, fewest players first."""
+def table_labels() -> list[str]:
+    """Every kind of table by its label, as ``--table`` takes them."""
+    pairs = STRENGTH_CELLS + [pair for extra in GAME_STRENGTH_CELLS.values() for pair in extra]
+    return [f"{lone} among {crowd}" for lone, crowd in pairs] + [f"all {BALANCE_PLAYER}"]
+
+
+def cells(games: list[str], players: list[int] | None, only: str | None,
+          tables: list[str] | None = None, fewest: bool = False) -> list[Cell]:
+    """Every table to play, strength first then balance, game by game, fewest players first
+    (only the ``tables`` named, when some are; only each game's fewest players if ``fewest``)."""
     found = []
     for section in SECTIONS:
         if only and section != only:
@@ -210,14 +228,14 @@ def cells(games: list[str], players: list[int] | None, only: str | None) -> list
         for name in games:
             game = GAMES[name]
             for n in range(game.min_players, game.max_players + 1):
-                if players and n not in players:
+                if (players and n not in players) or (fewest and n > game.min_players):
                     continue
                 if section == "strength":
                     found += [Cell(section, name, n, lone, crowd) for lone, crowd in
                               STRENGTH_CELLS + GAME_STRENGTH_CELLS.get(name, [])]
                 else:
                     found.append(Cell(section, name, n, None, BALANCE_PLAYER))
-    return found
+    return [cell for cell in found if not tables or cell.label in tables]
 
 
 def jobs_of(cell: Cell, args) -> list[Job]:
@@ -266,7 +284,7 @@ def balance_summary(results: list[dict]) -> dict:
         "ties": sum(len(r["winners"]) > 1 for r in results),
         "margin": statistics.fmean(margins),
         "score": balance_stats.mean_sd(scores),
-        "decisions": statistics.fmean(r["decisions"] for r in results),
+        "moves": statistics.fmean(r["moves"] for r in results),
         "rounds": statistics.fmean(rounds) if rounds else None,
     }
 
@@ -275,9 +293,10 @@ def balance_header(game: str) -> list[str]:
     title = GAMES[game].title
     rounds = balance_stats.ROUND_WORDS.get(game, "rounds")
     return [f"## Balance under the strong bot: {title}", "",
-            f"| players | games | win % by seat (seat 1 first) | ties % [95%] | winner's margin "
-            f"| score mean (sd) | decisions a game | {rounds} a game |",
-            "|---|---|---|---|---|---|---|---|"]
+            f"| players | games | win % by seat (seat 1 first) | seat furthest from fair, "
+            f"win % [95%] | ties % [95%] | winner's margin | score mean (sd) | moves a game "
+            f"| {rounds} a game |",
+            "|---|---|---|---|---|---|---|---|---|"]
 
 
 def balance_row(cell: Cell, results: list[dict]) -> str:
@@ -285,8 +304,12 @@ def balance_row(cell: Cell, results: list[dict]) -> str:
     seats = " / ".join(f"{100 * w / games:.0f}" for w in found["by_seat"])
     mean, sd = found["score"]
     rounds = f"{found['rounds']:.1f}" if found["rounds"] is not None else "–"
-    return (f"| {cell.players} | {games} | {seats} | {share_text(found['ties'], games)} | "
-            f"{found['margin']:.1f} | {mean:.1f} ({sd:.1f}) | {found['decisions']:.0f} | "
+    fair = games / cell.players
+    furthest = max(range(cell.players), key=lambda s: abs(found["by_seat"][s] - fair))
+    return (f"| {cell.players} | {games} | {seats} | seat {furthest + 1}: "
+            f"{share_text(found['by_seat'][furthest], games)} | "
+            f"{share_text(found['ties'], games)} | "
+            f"{found['margin']:.1f} | {mean:.1f} ({sd:.1f}) | {found['moves']:.0f} | "
             f"{rounds} |")
 
 
@@ -295,7 +318,7 @@ def balance_details(cell: Cell, results: list[dict]) -> list[str]:
     if not lines:
         return []
     return [f"### {GAMES[cell.game].title}, {cell.players} players, all {cell.crowd} "
-            f"({len(results)} games)", ""] + lines + [""]
+            f"({games_text(len(results))})", ""] + lines + [""]
 
 
 def summed_counts(results: list[dict]) -> dict:
@@ -311,11 +334,11 @@ def overall_details(game: str, results: list[dict]) -> list[str]:
     if not lines:
         return []
     return [f"### {GAMES[game].title}, every player count played, all {BALANCE_PLAYER} "
-            f"({len(results)} games)", ""] + lines + [""]
+            f"({games_text(len(results))})", ""] + lines + [""]
 
 
 def time_lines(times: dict[tuple[str, str], list[float]]) -> list[str]:
-    lines = ["## Decision times", "",
+    lines = ["## Decision times (decisions with more than one legal move)", "",
              "| game | player | decisions | median ms | p99 ms | max ms | over budget |",
              "|---|---|---|---|---|---|---|"]
     for (game, kind), found in times.items():
@@ -358,8 +381,10 @@ def header(args, games: list[str]) -> list[str]:
 def run(args, out=print) -> dict:
     """Play every cell and print its tables; returns the results by cell (for tests)."""
     games = [args.game] if args.game else list(GAMES)
-    todo = cells(games, args.players, args.only)
-    for line in header(args, games):
+    todo = cells(games, args.players, args.only, args.table,
+                 fewest=args.quick and not args.players)
+    for line in header(args, games) + [f"Games to play: {len(todo) * args.games} "
+                                       f"({len(todo)} tables of {args.games}).", ""]:
         out(line)
     jobs = [job for cell in todo for job in jobs_of(cell, args)]
     pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
@@ -424,7 +449,12 @@ def parse(argv: list[str] | None = None):
     parser.add_argument("--iterations", type=int,
                         help="the strong bot's iterations a decision (default: each game's own)")
     parser.add_argument("--only", choices=SECTIONS, help="one kind of table only")
-    parser.add_argument("--quick", action="store_true", help="a smoke run: few games a cell")
+    parser.add_argument("--table", action="append", choices=table_labels(), metavar="LABEL",
+                        help="this kind of table only (repeatable): "
+                             + "; ".join(f'"{label}"' for label in table_labels()))
+    parser.add_argument("--quick", action="store_true",
+                        help="a smoke run: few games a cell, each game at its fewest players "
+                             "unless --players says otherwise")
     args = parser.parse_args(argv)
     if args.games is None:
         args.games = 2 if args.quick else 50

@@ -25,7 +25,7 @@ KINDS = {  # kind: (has a seat, the actors it allows)
     "GameCreated": (False, {"admin", "organiser", "a seat"}),
     "MoveMade": (True, {"the seat", "bot"}), "TurnTimedOut": (True, {"system"}),
     "RolledBack": (False, {"admin"}), "Undone": (True, {"the seat"}),
-    "SeatReplaced": (True, {"admin"}), "SeatBotted": (True, {"admin"}),
+    "SeatReplaced": (True, {"admin"}), "SeatBotted": (True, {"admin", "organiser"}),
     "GamePaused": (False, {"admin", "system"}), "GameResumed": (False, {"admin"}),
     "GameAbandoned": (False, {"admin"}), "VacationStarted": (True, {"the seat", "system"}),
     "VacationEnded": (True, {"the seat", "system"}), "MessagePosted": (True, {"the seat"}),
@@ -171,6 +171,8 @@ def _events(events: list, players: int, version: int) -> None:
             need(type(to) is int and 1 <= to < e["seq"], "3.4")
         if e["kind"] == "GameImported":
             need(hexn(e["payload"].get("source_last_hash"), 64), "3.5")
+        if e["kind"] in ("SeatBotted", "TurnTimedOut") and "level" in e["payload"]:
+            need(e["payload"]["level"] in ("easy", "strong"), "3.7")
     reveals = [i for i, e in enumerate(events) if e["kind"] == "SeedRevealed"]
     if version == 1:
         need(not reveals, "3.6")

@@ -23,13 +23,13 @@ from service.mail import mailer, seat_offer_mail
 from service.application import seat_offers, shares
 from service.application.admin_auth import Admin
 from service.store.loading import Loaded, load
-from service.application.games import (MOVED_ON, Outcome, Owed, StaleMove, outbox_row, queue_mail,
-                                       wants_turn_mail, play_bots)
+from service.application.games import (MOVED_ON, Outcome, Owed, StaleMove, has_address,
+                                       outbox_row, queue_mail, wants_turn_mail, play_bots)
 from service.store.history import INFO_EVENTS, created, effective_moves, rebuild, setup
 from service.view.i18n import N_
 from service.store.models import GameRow, SeatOfferRow, SeatRow
 from service.store.events import Conflict, Event
-from service.core.validation import BadInput, bounded_text, one_address, person_name
+from service.core.validation import BadInput, bot_level, bounded_text, one_address, person_name
 
 MAX_REASON = 500
 LIVE = ("active", "paused")
@@ -108,7 +108,7 @@ def _mail(session: Session, loaded: Loaded, now: datetime, domain: str, owed_kin
         kind = (seat_kinds or {}).get(seat_row.seat) or all_kind
         if kind is None and owed and owed_kind and wants_turn_mail(session, loaded, seat_row):
             kind = owed_kind
-        if kind:
+        if kind and has_address(seat_row):
             rows.append(outbox_row(loaded, seat_row, kind, now, domain))
     session.add_all(rows)
     session.flush()
@@ -307,12 +307,20 @@ def accept_seat_offer(session: Session, secret_key: str, token: str, now: dateti
                                                    "contribution": given},
                  offer.offered_by, now, sealed={"email": offer.email})
     seat_row.name, seat_row.email, seat_row.bot = offer.name, offer.email, False
+    seat_row.bot_level = None
     seat_row.nonce = secrets.token_urlsafe(12)
     told = [] if seat_offers.same_address(offer.previous_email, offer.email) else [
         mailer.queue(session, seat_offer_mail.TAKEN, offer.id, offer.previous_email, now, domain).id]
     outcome = Outcome(loaded.seq, _mail(session, loaded, now, domain, "links",
                                         seat_kinds={offer.seat: "seat"}))
     return offer, outcome, told
+
+
+def _imported_level(seat: dict) -> str | None:
+    """An exported bot seat's level; an export from before levels has none (easy)."""
+    if not seat.get("bot") or seat.get("bot_level") is None:
+        return None
+    return _level(seat["bot_level"])
 
 
 def _given_share(raw) -> dict:
@@ -323,10 +331,13 @@ def _given_share(raw) -> dict:
 
 
 def bot_seat(session: Session, game_id: str, seat, admin: Admin, now: datetime, domain: str,
-             expected_seq=None) -> Outcome:
-    """``SeatBotted``: from now on the engine's ``bot_action`` plays the seat (its moves are
-    MoveMade events with actor "bot").  Replacing the seat gives it back to a person.  An
-    admin who plays in the game may hand over only their own seat."""
+             expected_seq=None, level=None) -> Outcome:
+    """``SeatBotted``: from now on the engine's ``bot_action`` plays the seat at ``level``
+    ("easy" or "strong"; none given is easy) -- its moves are MoveMade events with actor
+    "bot".  Replacing the seat gives it back to a person.  An admin who plays in the game may
+    hand over only their own seat.  The level is checked before anything is read or written,
+    so an unknown one changes nothing."""
+    level = _level(level)
     loaded = _load_expecting(session, game_id, expected_seq)
     _live(loaded)
     seat_row = _seat(loaded, seat)
@@ -334,11 +345,18 @@ def bot_seat(session: Session, game_id: str, seat, admin: Admin, now: datetime, 
     if seat_row.bot:
         raise IllegalAction(phrase("{player}'s seat is already played by a bot",
                                    player=seat_row.name))
-    append_event(session, loaded, "SeatBotted", {"seat": seat, "name": seat_row.name},
-                 admin.actor, now)
-    seat_row.bot = True
+    append_event(session, loaded, "SeatBotted",
+                 {"seat": seat, "name": seat_row.name, "level": level}, admin.actor, now)
+    seat_row.bot, seat_row.bot_level = True, level
     play_bots(session, loaded, now)
     return Outcome(loaded.seq, _mail(session, loaded, now, domain, "links"))
+
+
+def _level(raw) -> str:
+    try:
+        return bot_level(raw)
+    except BadInput as error:
+        raise IllegalAction(error.say) from None
 
 
 def pause(session: Session, game_id: str, reason, actor: str, now: datetime, domain: str,
@@ -392,7 +410,8 @@ def export_game(session: Session, game_id: str) -> dict:
     return {
         "format": EXPORT_FORMAT, "version": EXPORT_VERSION,
         "game": {"id": loaded.row.id, "game": loaded.row.game, "status": loaded.row.status},
-        "seats": [{"seat": s.seat, "name": s.name, "email": s.email, "bot": s.bot}
+        "seats": [{"seat": s.seat, "name": s.name, "email": s.email, "bot": s.bot,
+                   **({"bot_level": s.bot_level} if s.bot_level else {})}
                   for s in loaded.seats],
         "events": [{"seq": e.seq, "kind": e.kind, "payload": e.payload, "actor": e.actor,
                     "recorded_at": e.recorded_at.isoformat(timespec="microseconds"),
@@ -488,14 +507,17 @@ def import_game(session: Session, data, now: datetime, actor: str) -> str:
                                    count=len(players)))
     for i, s in enumerate(seats):
         if (not isinstance(s, dict) or not isinstance(s.get("name"), str)
-                or not isinstance(s.get("email"), str) or "@" not in s["email"]):
+                or not isinstance(s.get("email"), str)
+                or ("@" not in s["email"] and not (s.get("bot") is True and s["email"] == ""))):
             raise IllegalAction(phrase("seats[{index}] needs a name and an email", index=i))
+        _imported_level(s)
     _names_and_addresses(players, seats)
     session.add(GameRow(
         id=game_id, game=game.name, created_at=events[0].recorded_at,
         updated_at=now, head_seq=events[-1].seq + 1, status=status))
     session.add_all(SeatRow(game_id=game_id, seat=i, name=s["name"][:80], email=s["email"][:254],
-                            nonce=secrets.token_urlsafe(12), bot=bool(s.get("bot")))
+                            nonce=secrets.token_urlsafe(12), bot=bool(s.get("bot")),
+                            bot_level=_imported_level(s))
                     for i, s in enumerate(seats))
     session.flush()
     for event in events:
@@ -516,7 +538,9 @@ def _names_and_addresses(players: list, seats: list[dict]) -> None:
         for name in players:
             person_name(name)
         for seat in seats:
-            seat["name"], seat["email"] = person_name(seat["name"]), one_address(seat["email"])
+            seat["name"] = person_name(seat["name"])
+            if seat["email"] or not seat.get("bot"):  # a bot seated from the start has none
+                seat["email"] = one_address(seat["email"])
     except BadInput as error:
         raise IllegalAction(error.say) from None
 

@@ -18,8 +18,8 @@ from service.application import vacation
 from service.store.admins import game_admin_addresses, site_admin_addresses
 from service.store.db import Database, DatabaseFailure, Session
 from service.store.loading import Loaded, load
-from service.application.games import (Owed, outbox_row, queue_mail, listed_or_first, play_bots,
-                                       record_move)
+from service.application.games import (Owed, has_address, outbox_row, queue_mail,
+                                       listed_or_first, play_bots, record_move)
 from service.store.models import DeadlineRow, OutboxRow, SeatClockRow
 
 log = logging.getLogger(__name__)
@@ -53,7 +53,40 @@ def sweep(db: Database, now: datetime, domain: str, batch: int = 100) -> Owed:
             return owed
         owed += fired
         if len(due) < batch:
-            return owed
+            return owed + play_waiting_bots(db, now, domain, batch)
+
+
+def play_waiting_bots(db: Database, now: datetime, domain: str, batch: int = 100) -> Owed:
+    """The bot turns a command left waiting (``games.MAX_STRONG_BOT_MOVES``): each active game
+    with a bot seat whose decision is open gets its bots played, as far as one command may,
+    and the mail that makes owed.  Each game in a savepoint of its own, like a deadline: one
+    that raises is logged and left for the next sweep; a move that won the race with this
+    one leaves the game for the next sweep too."""
+    owed = Owed()
+    try:
+        with db.unit_of_work() as session:
+            for game_id in timekeeping.games_with_bots_to_act(session, batch):
+                owed += _play_bots_of(session, game_id, now, domain)
+    except store.Conflict:
+        log.info("a sweep's bot moves lost a race with another writer; the next sweep plays them")
+        return Owed()
+    return owed
+
+
+def _play_bots_of(session: Session, game_id: str, now: datetime, domain: str) -> Owed:
+    try:
+        with session.begin_nested():
+            loaded = load(session, game_id)
+            before = loaded.seq
+            play_bots(session, loaded, now)
+            return queue_mail(session, loaded, None, now, domain) if loaded.seq != before else Owed()
+    except store.Conflict:
+        log.info("game %s moved while its bots were played; the next sweep plays them", game_id)
+    except DatabaseFailure:
+        raise
+    except Exception:  # noqa: BLE001 - one game's bots must not stop the others'
+        log.exception("the bots of game %s could not play; the next sweep tries again", game_id)
+    return Owed()
 
 
 def fire_one(session: Session, deadline: DeadlineRow, now: datetime, domain: str,
@@ -145,10 +178,10 @@ def time_out(session: Session, loaded: Loaded, seat: int, now: datetime, domain:
             _tell_admins(session, loaded.row.id, deadline_id, now, domain)
         return owed + _tell_everyone(session, loaded, owed.mail, "paused", now, domain)
     game, state = loaded.game, loaded.state
-    chosen = listed_or_first(game.legal_actions(state, seat),
-                             _policy_action(game, state, seat, clock.timeout_policy))
+    chosen = listed_or_first(game.legal_actions(state, seat), _policy_action(game, state, seat, clock))
+    level = {"level": clock.timeout_bot_level} if clock.timeout_policy == "bot" else {}
     record_move(session, loaded, "TurnTimedOut", seat, chosen, SYSTEM, now,
-                policy=clock.timeout_policy)
+                policy=clock.timeout_policy, **level)
     play_bots(session, loaded, now)
     owed = queue_mail(session, loaded, None, now, domain)
     if loaded.row.status == "finished":
@@ -167,11 +200,14 @@ def _tell_admins(session: Session, game_id: str, deadline_id: int, now: datetime
         mailer.queue(session, "admin_paused", deadline_id, address, now, domain)
 
 
-def _policy_action(game, state, seat: int, policy: str) -> dict:
+def _policy_action(game, state, seat: int, clock: timekeeping.ClockSettings) -> dict:
     """``standing``: what the seat's standing orders answer (the game's default where they say
-    nothing, or in a game without them); otherwise the default."""
-    if policy == "standing":
+    nothing, or in a game without them); ``bot``: what a bot of the organiser's level would
+    play from the seat's view; otherwise the default."""
+    if clock.timeout_policy == "standing":
         return game.standing_action(state, seat)
+    if clock.timeout_policy == "bot":
+        return game.bot_action(state, seat, level=clock.timeout_bot_level)
     return game.default_action(state, seat)
 
 
@@ -180,7 +216,8 @@ def _tell_everyone(session: Session, loaded: Loaded, already: list[int], kind: s
     """A notice to each seat not already mailed for this event (one mail per seat per event;
     the turn mail says what happened too)."""
     mailed = {session.get(OutboxRow, i).seat for i in already}
-    rows = [outbox_row(loaded, s, kind, now, domain) for s in loaded.seats if s.seat not in mailed]
+    rows = [outbox_row(loaded, s, kind, now, domain) for s in loaded.seats
+            if s.seat not in mailed and has_address(s)]
     session.add_all(rows)
     session.flush()
     return Owed([r.id for r in rows])

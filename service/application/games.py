@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 
 from engine import IllegalAction, find_legal, get_game
 from engine.core import without_label
+from engine.search import EASY, STRONG
 from engine.text import Phrase, phrase, term
 from service.store import fairness
 from service.store import randomness
@@ -95,7 +96,26 @@ def create_game(session: Session, name: str, players: list[dict], seed: int | No
         **({"mail": mail_options} if mail_options is not None else {}),
     }, actor, now, sealed=sealed)
     loaded = Loaded(session.get(GameRow, game_id), seats, [event], game, state)
+    _seat_bots(session, loaded, players, actor, now)
     return game_id, Outcome(1, queue_mail(session, loaded, None, now, domain, start=True))
+
+
+def _seat_bots(session: Session, loaded: Loaded, players: list[dict], actor: str,
+               now: datetime) -> None:
+    """Seats that are bots from the start (``bot_level`` in their player entry: the seats an
+    organiser filled at the start): each is handed over by a SeatBotted of the game's creator
+    right after GameCreated, so the record shows they were bots from the first move, and the
+    bots whose turn it is play at once."""
+    bots = [(i, p["bot_level"]) for i, p in enumerate(players) if p.get("bot_level")]
+    for seat, level in bots:
+        seat_row = loaded.seats[seat]
+        event = store.append(session, loaded.row.id, loaded.seq + 1, loaded.head_hash,
+                             "SeatBotted", {"seat": seat, "name": seat_row.name, "level": level},
+                             actor, now)
+        loaded.events.append(event)
+        seat_row.bot, seat_row.bot_level = True, level
+    if bots:
+        play_bots(session, loaded, now)
 
 
 def _chance(players: list[dict], seed: int | None,
@@ -149,13 +169,23 @@ def submit_move(session: Session, game_id: str, seat: int, action, seq_seen, act
 
 BOT_ACTOR = "bot"
 MAX_BOT_MOVES = 10_000  # per command: a guard against a game that never stops asking a bot
+# Per command, the strong bots' decisions (each may think for seconds): the chain of strong
+# bot turns goes on at the next deadline sweep (``deadlines.play_waiting_bots``), so no request
+# waits for a whole game of strong bots.
+MAX_STRONG_BOT_MOVES = 1
 
 
 def play_bots(session: Session, loaded: Loaded, now: datetime) -> None:
-    """Seats handed to a bot (``SeatRow.bot``, set by an admin's SeatBotted) act at once
-    whenever they must: each bot move is a MoveMade with actor "bot", chosen by the engine's
-    ``bot_action``.  Called after every command that can change whose turn it is."""
+    """Seats handed to a bot (``SeatRow.bot``, set by a SeatBotted) act at once whenever they
+    must: each bot move is a MoveMade with actor "bot", chosen by the engine's ``bot_action``
+    at the seat's level.  Called after every command that can change whose turn it is.
+
+    It runs inline, in the request of the move that handed a bot its turn: a strong bot's
+    decision may take seconds, so one command makes at most
+    ``MAX_STRONG_BOT_MOVES`` of them (and ``MAX_BOT_MOVES`` in all); the deadline sweep plays
+    the bot turns left waiting (``deadlines.play_waiting_bots``)."""
     game, state = loaded.game, loaded.state
+    strong = 0
     for _ in range(MAX_BOT_MOVES):
         if loaded.row.status != "active" or game.outcome(state) is not None:
             return
@@ -163,10 +193,22 @@ def play_bots(session: Session, loaded: Loaded, now: datetime) -> None:
         if not bots:
             return
         seat = bots[0]
-        chosen = listed_or_first(game.legal_actions(state, seat), game.bot_action(state, seat))
+        level = level_of(loaded.seats[seat])
+        if level == STRONG:
+            if strong == MAX_STRONG_BOT_MOVES:
+                return
+            strong += 1
+        chosen = listed_or_first(game.legal_actions(state, seat),
+                                 game.bot_action(state, seat, level=level))
         if chosen is None:
             return
         record_move(session, loaded, "MoveMade", seat, chosen, BOT_ACTOR, now, seq_seen=loaded.seq)
+
+
+def level_of(seat_row: SeatRow) -> str:
+    """The level a bot seat plays at: none recorded (a seat handed over before levels) is
+    "easy", the one bot there was then."""
+    return seat_row.bot_level or EASY
 
 
 def record_move(session: Session, loaded: Loaded, kind: str, seat: int, chosen: dict,
@@ -302,6 +344,7 @@ def queue_mail(session: Session, loaded: Loaded, actor_seat: int | None, now: da
                     outbox.append(values)
             elif start:
                 outbox.append(_outbox_values(loaded, seat_row, "start", now, domain))
+    outbox = [values for values in outbox if values["to_addr"]]  # a bot's seat has no address
     # The mail above is of the event that ended the game (its seq); the reveal follows it.
     reveal_if_over(loaded, status, now)
     seq = loaded.seq
@@ -344,6 +387,12 @@ def channel_topic(loaded: Loaded, first_seq: int, status: str, new_decision: boo
         if kind in kinds:
             return topic
     return "turn" if new_decision else None
+
+
+def has_address(seat_row: SeatRow) -> bool:
+    """Whether the seat can be mailed: a bot seated from the start has no address (a seat
+    handed to a bot later keeps its player's, who goes on being told how the game goes)."""
+    return bool(seat_row.email)
 
 
 def outbox_row(loaded: Loaded, seat_row: SeatRow, kind: str, now: datetime, domain: str) -> OutboxRow:

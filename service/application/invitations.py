@@ -39,7 +39,7 @@ from service.core import validation
 from service.application import admin_link
 from service.mail import mailer
 from service.application import quotas
-from service.view import presentations
+from service.view import bot_levels, presentations
 from service.view.i18n import N_
 from service.store.models import AccountRow, InvitationBlockRow, InvitationRow, PendingGameRow
 from service.core.pace import parse_pace
@@ -279,16 +279,22 @@ def maybe_start(session: Session, pending: PendingGameRow, now: datetime,
 
 
 def start_with_accepted(session: Session, organiser: AccountRow, pending_id: str,
-                        now: datetime, domain: str) -> games.Outcome:
+                        now: datetime, domain: str, bots=None) -> games.Outcome:
     """The organiser starts the game with the players who have accepted so far, when the
     game can be played by that many; the invitations still open are withdrawn (their links
-    then say the game has started).  Otherwise 409, and nothing changes."""
+    then say the game has started).  Otherwise 409, and nothing changes.
+
+    ``bots``: a bot level ("easy", "strong"): the seats no one accepted, up to the planned
+    count, are filled with bots of that level (``bot_seats``); None fills none.  An unknown
+    level is a 400 that changes nothing."""
+    level = _bots_level(bots)
     own_pending(session, organiser, pending_id)
     pending = _lock(session, pending_id)
     _still_inviting(pending)
     accepted = [i for i in invitations_of(session, pending.id) if i.status == "accepted"]
     game = get_game(pending.game)
-    if not game.min_players <= len(accepted) <= game.max_players:
+    filled = max(pending.players - len(accepted), 0) if level is not None and accepted else 0
+    if not game.min_players <= len(accepted) + filled <= game.max_players:
         raise InvitationError(409, counted(
             "{game} needs at least {low} players; {n} has accepted so far",
             "{game} needs at least {low} players; {n} have accepted so far", len(accepted),
@@ -296,15 +302,36 @@ def start_with_accepted(session: Session, organiser: AccountRow, pending_id: str
     for invitation in invitations_of(session, pending.id):
         if invitation.status == "pending":
             invitation.status = "withdrawn"
-    pending.players = len(accepted)
-    return _start(session, pending, accepted, now, domain)
+    pending.players = len(accepted) + filled
+    return _start(session, pending, accepted, now, domain,
+                  bot_seats([level] * filled, pending.language))
+
+
+def _bots_level(raw) -> str | None:
+    """The level the organiser chose for the empty seats; nothing chosen (or "none") is
+    None: no bots."""
+    if raw is None or raw in ("", "none"):
+        return None
+    try:
+        return validation.bot_level(raw, "bots")
+    except validation.BadInput as error:
+        raise InvitationError(400, error.say) from None
+
+
+def bot_seats(levels: list[str], language: str = "en") -> list[dict]:
+    """Player entries for bots seated at the start: a name players read in the game's
+    language ("Strong bot", "Easy bot 2"), no address (no mail is ever sent to them), and
+    their level."""
+    return [{"name": name, "email": "", "bot_level": level}
+            for name, level in zip(bot_levels.seat_names(levels, language), levels)]
 
 
 def _start(session: Session, pending: PendingGameRow, accepted: list[InvitationRow],
-           now: datetime, domain: str) -> games.Outcome:
-    """Create the game of the accepted players (GameCreated, seats, start mail)."""
+           now: datetime, domain: str, bots: list[dict] = ()) -> games.Outcome:
+    """Create the game of the accepted players and the ``bots`` filling empty seats
+    (GameCreated, seats, a SeatBotted per bot, start mail to the people)."""
     players = [{"name": i.name, "email": i.email, "contribution": i.contribution}
-               for i in accepted]
+               for i in accepted] + list(bots)
     if pending.seat_order == "random":
         secrets.SystemRandom().shuffle(players)
     # the clock as recorded, brought within today's bounds (``stored_clock``): a pending game

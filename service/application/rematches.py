@@ -17,7 +17,7 @@ from datetime import datetime
 from engine import IllegalAction
 from engine.text import phrase
 from service.application import invitations
-from service.application.games import Outcome
+from service.application.games import Outcome, has_address
 from service.application.sign_in import account_for
 from service.core import row_links
 from service.core.addresses import same_person
@@ -53,6 +53,11 @@ def ask(session: Session, settings, game_id: str, seat: int, share,
     loaded = load(session, game_id)
     if loaded.row.status != "finished" or loaded.game.outcome(loaded.state) is None:
         raise IllegalAction(phrase("a rematch can only be asked for when the game is over"))
+    if not all(has_address(s) for s in loaded.seats):
+        raise IllegalAction(phrase(
+            "this game had bots in seats from its start, and a rematch invites the same "
+            "people by mail; the organiser can start a new game and fill its empty seats "
+            "with bots"))
     asker = loaded.seats[seat]
     rotated = loaded.seats[1:] + loaded.seats[:1]
     start = loaded.first.payload

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from engine import IllegalAction
 from engine.text import phrase
-from service.application.games import Owed, outbox_row
+from service.application.games import Owed, has_address, outbox_row
 from service.core.validation import BadInput, bounded_text
 from service.store import events as store
 from service.store import preferences
@@ -53,7 +53,8 @@ def post_message(session: Session, game_id: str, seat: int, text: str, now: date
         loaded.events.append(event)
         loaded.row.head_seq, loaded.row.updated_at = event.seq, now
         rows = [outbox_row(loaded, s, "talk", now, domain) for s in loaded.seats
-                if s.seat != seat and not preferences.mail_off(session, game_id, s.seat)]
+                if s.seat != seat and has_address(s)
+                and not preferences.mail_off(session, game_id, s.seat)]
         session.add_all(rows)
         session.flush()
         return event.seq, Owed([r.id for r in rows], webhooks.queue(

@@ -15,6 +15,7 @@ import re
 import unicodedata
 from typing import Any
 
+from engine.search import EASY, LEVELS
 from engine.text import phrase
 from service.core.addresses import BadAddress, normalise
 from service.core.refusals import Refusal
@@ -135,6 +136,16 @@ def one_of(raw: Any, what: Any, choices) -> str:
         raise BadInput(phrase("{what} must be one of {choices}", what=what,
                               choices=", ".join(choices)))
     return raw
+
+
+def bot_level(raw: Any, what: Any = "level") -> str:
+    """A bot's level (``engine.search.LEVELS``: "easy", "strong"), wherever a seat goes to a
+    bot: the admin's hand-over, the timeout policy "bot", the seats a start fills.  Nothing
+    given means "easy", the level every bot had before levels; anything else is refused with
+    the levels named."""
+    if raw is None or raw == "":
+        return EASY
+    return one_of(raw, what, LEVELS)
 
 
 def without_controls(text: str, allowed: str = "") -> str:

@@ -15,6 +15,7 @@ from engine.text import phrase, term
 from service.mail import headers as mail_headers
 from service.mail import kinds
 from service.mail import kit as mailkit
+from service.view import bot_levels
 from service.view.notices import BY_ADMIN_KINDS, acted_by, consent_line, notice_for
 from service.view.i18n import N_
 from service.core.config import Settings
@@ -90,6 +91,12 @@ def timed_out_line(loaded: Loaded, event, reader: int | None) -> dict:
     own seat only, since in a simultaneous decision it is a secret choice like any other."""
     seat = event.payload["seat"]
     name = loaded.seats[seat].name
+    if event.payload.get("policy") == "bot":  # the organiser chose a bot to decide
+        bot = bot_levels.the_bot(event.payload.get("level"))
+        if reader != seat:
+            return phrase(N_("{player}'s time ran out; {bot} chose for them."), player=name, bot=bot)
+        return phrase(N_("{player}'s time ran out; {bot} played “{move}” for them."), player=name,
+                      bot=bot, move=event.payload.get("say") or term(event.payload["label"]))
     if reader != seat:
         return phrase(N_("{player}'s time ran out; the game chose for them."), player=name)
     return phrase(N_("{player}'s time ran out; the game played “{move}” for them."), player=name,

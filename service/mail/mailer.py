@@ -24,7 +24,7 @@ from flask_babel import force_locale
 
 from engine import GAMES
 from engine.text import counted, phrase
-from service.view import i18n
+from service.view import bot_levels, i18n
 from service.core import row_links
 from service.mail import kinds
 from service.mail import seat_offer_mail, witness
@@ -123,7 +123,9 @@ def clock_summary(clock: dict) -> list[dict]:
              if c.reminder_hours else phrase("no reminders"),
              {"default": phrase("when time runs out, the game plays a safe default move"),
               "standing": phrase("when time runs out, the game plays your standing choice"),
-              "pause": phrase("when time runs out, the game pauses")}.get(
+              "pause": phrase("when time runs out, the game pauses"),
+              "bot": phrase("when time runs out, {bot} decides for you",
+                            bot=bot_levels.the_bot(c.timeout_bot_level))}.get(
                   c.timeout_policy, c.timeout_policy),
              amount_text(c.vacation_days, counted("{n} vacation day", "{n} vacation days", 1))]
     if c.weekend_pause:

@@ -202,6 +202,11 @@ IMPORTED = "GameImported"
 SEATED_KINDS = frozenset({"MoveMade", "TurnTimedOut", "Undone", "SeatReplaced", "SeatBotted",
                           "VacationStarted", "VacationEnded", "MessagePosted",
                           "RollbackConsented", "RollbackDeclined"})
+# Events that may name the level of the bot that plays (rule 3.7): a hand-over, and a timeout
+# a bot decided; written by the service's own words, not the engine's (``engine.search.LEVELS``
+# says the same two), so a verifier reads them from the rules document alone.
+LEVELLED_KINDS = frozenset({"SeatBotted", "TurnTimedOut"})
+BOT_LEVELS = ("easy", "strong")
 # Events that may follow SeedRevealed: table talk at a finished game, and an import's mark.
 AFTER_REVEAL = frozenset({"MessagePosted", IMPORTED})
 PROVEN, NOT_PROVEN = "proven", "not proven"
@@ -216,7 +221,7 @@ ACTORS = {
     "MoveMade": {"the seat", BOT}, "TurnTimedOut": {SYSTEM},
     "RolledBack": {"admin"}, "Undone": {"the seat"}, "RollbackProposed": {"admin"},
     "RollbackConsented": {"the seat"}, "RollbackDeclined": {"the seat"},
-    "SeatReplaced": {"admin"}, "SeatBotted": {"admin"},
+    "SeatReplaced": {"admin"}, "SeatBotted": {"admin", "organiser"},
     "GamePaused": {"admin", SYSTEM}, "GameResumed": {"admin"}, "GameAbandoned": {"admin"},
     "VacationStarted": {"the seat", SYSTEM}, "VacationEnded": {"the seat", SYSTEM},
     "MessagePosted": {"the seat"}, REVEAL_EVENT: {REVEALER}, IMPORTED: {"admin"},
@@ -532,6 +537,10 @@ def _target(event: Event, said: str) -> None:
             raise Broken(f"{said} goes back to {_shown(to_seq)}, not to an earlier event")
     if event.kind == IMPORTED and not _hex(event.payload.get("source_last_hash"), HASH_DIGITS):
         raise Broken(f"{said} must name the imported record's last hash")
+    if (event.kind in LEVELLED_KINDS and "level" in event.payload
+            and event.payload["level"] not in BOT_LEVELS):
+        raise Broken(f"{said} names the bot level {_shown(event.payload['level'])}, not one of "
+                     f"{', '.join(BOT_LEVELS)}")
 
 
 def _reveal_place(found: _Record, reveals: list[Event]) -> None:

@@ -42,6 +42,9 @@ class SeatRow(Base):
     decision_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
     # A projection of SeatBotted/SeatReplaced: the engine's bot_action plays this seat.
     bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The level the bot plays at (engine.search.LEVELS); NULL, as on rows from before levels,
+    # means "easy", the only bot there was.
+    bot_level: Mapped[str | None] = mapped_column(String(10), nullable=True)
 
 
 class EventRow(Base):

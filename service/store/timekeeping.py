@@ -28,11 +28,12 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.util import identity_key
 
 from engine import IllegalAction, canonical_json
+from engine.search import LEVELS
 from engine.text import counted, phrase
-from service.store.models import DeadlineRow, SeatClockRow
-from service.core.validation import BadInput, bounded_number
+from service.store.models import DeadlineRow, GameRow, SeatClockRow, SeatRow
+from service.core.validation import BadInput, bot_level, bounded_number
 
-POLICIES = ("default", "standing", "pause")
+POLICIES = ("default", "standing", "pause", "bot")  # "bot": a bot decides, at timeout_bot_level
 CLOCK_FIELDS = ("bank_seconds", "decision_key", "started_at", "due_at", "vacation_since",
                 "vacation_used_seconds")
 
@@ -46,6 +47,7 @@ class ClockSettings:
     weekend_pause: bool = False
     vacation_days: float = 14
     vacation_period_days: float = 90
+    timeout_bot_level: str = "easy"  # the level of the bot that decides under policy "bot"
 
     @property
     def per_decision(self) -> timedelta:
@@ -56,12 +58,17 @@ class ClockSettings:
         return timedelta(hours=self.bank_max_hours)
 
     def to_json(self) -> dict:
+        """As recorded in GameCreated.  The bot's level only with the policy "bot": a game
+        under another policy records its clock as it did before levels."""
         data = asdict(self)
         data["reminder_hours"] = list(self.reminder_hours)
+        if self.timeout_policy != "bot":
+            del data["timeout_bot_level"]
         return data
 
 
-_DEFAULTS = ClockSettings().to_json()  # read on every event (``clock_of``): built once
+_DEFAULTS = {**asdict(ClockSettings()),  # read on every event (``clock_of``): built once
+             "reminder_hours": list(ClockSettings().reminder_hours)}
 
 
 # The bounds of every clock number (docs/time.md): far beyond any sensible game, yet within
@@ -102,9 +109,13 @@ def parse_clock(data) -> ClockSettings:
                                    choices=list(POLICIES)))
     if not isinstance(values["weekend_pause"], bool):
         raise IllegalAction(phrase("weekend_pause must be true or false"))
+    try:
+        level = bot_level(values["timeout_bot_level"], "timeout_bot_level")
+    except BadInput as error:
+        raise IllegalAction(error.say) from None
     return ClockSettings(numbers["per_decision_hours"], numbers["bank_max_hours"], marks,
                          values["timeout_policy"], values["weekend_pause"],
-                         numbers["vacation_days"], numbers["vacation_period_days"])
+                         numbers["vacation_days"], numbers["vacation_period_days"], level)
 
 
 def _reminders(marks) -> tuple[float, ...]:
@@ -159,6 +170,8 @@ def _within_bounds(data: dict) -> dict:
     clean["timeout_policy"] = (values["timeout_policy"] if values["timeout_policy"] in POLICIES
                                else _DEFAULTS["timeout_policy"])
     clean["weekend_pause"] = values["weekend_pause"] is True
+    clean["timeout_bot_level"] = (values["timeout_bot_level"] if values["timeout_bot_level"]
+                                  in LEVELS else _DEFAULTS["timeout_bot_level"])
     return clean
 
 
@@ -472,6 +485,18 @@ def end_vacation(session: Session, clock: SeatClockRow, settings: ClockSettings,
 def _aware(moment: datetime) -> datetime:
     from service.store.events import utc
     return utc(moment)
+
+
+def games_with_bots_to_act(session: Session, limit: int = 100) -> list[str]:
+    """Active games in which a bot seat has an open decision (its clock runs): the bot turns a
+    command left waiting.  A bot that plays in its command never leaves its clock running."""
+    rows = session.execute(
+        select(SeatClockRow.game_id).distinct()
+        .join(SeatRow, (SeatRow.game_id == SeatClockRow.game_id) & (SeatRow.seat == SeatClockRow.seat))
+        .join(GameRow, GameRow.id == SeatClockRow.game_id)
+        .where(SeatRow.bot.is_(True), GameRow.status == "active", SeatClockRow.due_at.is_not(None))
+        .order_by(SeatClockRow.game_id).limit(limit))
+    return [row[0] for row in rows]
 
 
 def due_deadlines(session: Session, now: datetime, limit: int = 100) -> list[DeadlineRow]:

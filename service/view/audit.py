@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.core import canonical_json
 from engine.text import N_, Phrase, counted, phrase, render, term
+from service.view import bot_levels
 from service.view.actors import actor_name, address_of
 from service.view.i18n import translate
 from service.view.moments import back_to
@@ -149,6 +150,9 @@ def described(loaded, index: int, reveal: bool) -> dict:
                           move=p.get("say") or p.get("label") or canonical_json(p.get("action")))
         return phrase("{player} made a move", player=who)
     if event.kind == "TurnTimedOut":
+        if p.get("policy") == "bot":
+            return phrase("{player}'s turn timed out; {bot} chose for them",
+                          player=seat_name(p.get("seat")), bot=bot_levels.the_bot(p.get("level")))
         return phrase("{player}'s turn timed out", player=seat_name(p.get("seat")))
     if event.kind in REWIND_EVENTS:
         undone = [phrase("{player}'s move at step {n}", n=e.seq,
@@ -173,7 +177,10 @@ def described(loaded, index: int, reveal: bool) -> dict:
                       old=str(p.get("previous_name")), new=str(p.get("name")),
                       email=newcomer_address(event))
     if event.kind == "SeatBotted":
-        return phrase("handed {player}'s seat to a bot", player=str(p.get("name")))
+        template = (N_("seated {bot} in an empty seat, as {player}")
+                    if event.actor.startswith("organiser:")  # an empty seat filled at the start
+                    else N_("handed {player}'s seat to {bot}"))
+        return phrase(template, player=str(p.get("name")), bot=bot_levels.the_bot(p.get("level")))
     if event.kind == IMPORT_EVENT:
         return phrase("imported the game; its export ended at hash {hash}",
                       hash=str(p.get("source_last_hash")))

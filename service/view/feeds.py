@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 
-from engine.text import phrase, term
+from engine.text import N_, phrase, term
 from service.core.config import Settings
 from service.core.tokens import spectate_token
 from service.store import private_feeds
@@ -32,6 +32,7 @@ from service.store.loading import Loaded, NotFound, load
 from service.store.preferences import seats_of
 from service.view.told import sentences, told_events
 from service.view.i18n import translate
+from service.view import bot_levels
 from service.view.actors import actor_name
 from service.view.moments import back_to
 
@@ -69,8 +70,11 @@ def _said(kind: str, event, names: list[str], words: list, events) -> dict | Non
         return sentences(words) if words else phrase("{player} made a move.",
                                                       player=name(p.get("seat")))
     if kind == "TurnTimedOut":
-        ran_out = phrase("{player}'s time ran out; the game chose for them.",
-                         player=name(p.get("seat")))
+        ran_out = (phrase("{player}'s time ran out; {bot} chose for them.",
+                          player=name(p.get("seat")), bot=bot_levels.the_bot(p.get("level")))
+                   if p.get("policy") == "bot" else
+                   phrase("{player}'s time ran out; the game chose for them.",
+                          player=name(p.get("seat"))))
         return sentences([ran_out, *words])
     if kind == "RolledBack":
         return phrase("The game was taken back to {point}.",
@@ -81,7 +85,10 @@ def _said(kind: str, event, names: list[str], words: list, events) -> dict | Non
         return phrase("{player} took over the seat of {previous}.", player=p.get("name", "?"),
                       previous=p.get("previous_name", "?"))
     if kind == "SeatBotted":
-        return phrase("A bot now plays for {player}.", player=p.get("name", "?"))
+        template = (N_("{player}'s seat is played by {bot} from the start.")
+                    if event.actor.startswith("organiser:")  # an empty seat filled at the start
+                    else N_("{player}'s seat is now played by {bot}."))
+        return phrase(template, player=p.get("name", "?"), bot=bot_levels.the_bot(p.get("level")))
     return EVENT_WORDS.get(kind)
 
 

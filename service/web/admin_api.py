@@ -15,6 +15,7 @@ from service.mail import mailer
 from service.application import admin_auth as auth
 from service.application import admin_commands as commands
 from service.application import rollback_consent
+from service.application.games import level_of
 from service.view.audit import audit
 from service.store import privileged_reads
 from service.web.admin_pages import STATUSES, LIST_LIMIT, leave_trace, mail_status, outside_the_game
@@ -114,6 +115,7 @@ def game(game_id: str):
         id=game_id, game=loaded.game.name, status=loaded.row.status, seq=loaded.seq,
         to_act=loaded.game.to_act(loaded.state) if loaded.row.status == "active" else [],
         players=[{"seat": s.seat, "name": s.name, "email": s.email, "bot": s.bot,
+                  "bot_level": level_of(s) if s.bot else None,
                   "mail": {"counts": mail.get(s.seat, {}).get("counts", {}),
                            "latest": [{"kind": r.kind, "seq": r.seq, "status": r.status,
                                        "attempts": r.attempts, "last_error": r.last_error}
@@ -229,5 +231,5 @@ def replace_seat(game_id: str, seat: int):
 @bp.post("/games/<game_id>/seats/<int:seat>/bot")
 def bot_seat(game_id: str, seat: int):
     data = _body()
-    return _run(game_id, commands.bot_seat, as_admin=True, seat=seat,
+    return _run(game_id, commands.bot_seat, as_admin=True, seat=seat, level=data.get("level"),
                 expected_seq=data.get("seq"))

@@ -408,5 +408,8 @@ def replace_seat(game_id: str, seat: int):
 @bp.post("/games/<game_id>/seats/<int:seat>/bot")
 @game_admin_required
 def bot_seat(game_id: str, seat: int):
-    return _run(game_id, commands.bot_seat, _("Seat %(seat)s is now played by a bot.", seat=seat + 1), seat=seat,
+    level = request.form.get("level")
+    done = (_("Seat %(seat)s is now played by the strong bot.", seat=seat + 1)
+            if level == "strong" else _("Seat %(seat)s is now played by the easy bot.", seat=seat + 1))
+    return _run(game_id, commands.bot_seat, done, seat=seat, level=level,
                 admin=g.admin, expected_seq=_form_int("seq", required=False))

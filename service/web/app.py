@@ -77,6 +77,8 @@ def _register(app: Flask, settings: Settings) -> None:
     from service.web import zones
     app.register_blueprint(zones.bp)
     app.jinja_env.globals["zone_choices"] = zones.COMMON
+    from service.view import bot_levels
+    app.jinja_env.globals["bot_level_choices"] = bot_levels.choices()  # every bot-level select
     from service.web import planning
     app.register_blueprint(planning.bp)
     app.register_blueprint(api.bp)

@@ -116,6 +116,8 @@ def draft_from_form() -> invitations.Draft:
             raise InvitationError(400, N_("reminder hours must be numbers separated by commas")) from None
     if form.get("timeout_policy"):
         clock["timeout_policy"] = form["timeout_policy"]
+    if form.get("timeout_policy") == "bot":
+        clock["timeout_bot_level"] = form.get("timeout_bot_level", "")
     clock["weekend_pause"] = form.get("weekend_pause") == "on"
     invitees = []
     for i in range(MAX_ROWS):
@@ -207,12 +209,14 @@ def cancel(pending_id: str):
 @bp.post("/games/<pending_id>/start")
 @sessions.signed_in_required
 def start_with_accepted(pending_id: str):
-    """Start the game now with the players who have accepted (409 when too few)."""
+    """Start the game now with the players who have accepted (409 when too few), the empty
+    seats filled with bots of the level the form names (``bots``; none by default)."""
     svc = services()
     with svc.db.unit_of_work() as session:
         organiser = session.get(AccountRow, g.account.id)
         outcome = invitations.start_with_accepted(session, organiser, pending_id, svc.clock(),
-                                                  svc.settings.mail_domain)
+                                                  svc.settings.mail_domain,
+                                                  bots=request.form.get("bots"))
     svc.dispatch_owed(outcome.owed)
     flash(gettext("The game has started with the players who accepted."), "ok")
     return redirect(url_for("organiser.game", pending_id=pending_id), 303)

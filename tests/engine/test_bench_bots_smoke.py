@@ -98,3 +98,17 @@ def test_a_strong_bot_alone_must_win_clearly_more_and_a_challenger_no_more_than_
     assert bots.holds(strong_alone, 22, 40, 50) == "not settled"
     assert bots.holds(random_alone, 38, 40, 50) == "NO"
     assert bots.holds(random_alone, 15, 40, 50) == "yes"
+
+
+def test_naming_tables_plays_only_those():
+    chosen = bots.cells(["incan_gold", "machu_picchu"], [3], None,
+                        ["random among strong", "all strong"])
+    assert [(c.game, c.label) for c in chosen] == [
+        ("incan_gold", "random among strong"), ("machu_picchu", "random among strong"),
+        ("incan_gold", "all strong"), ("machu_picchu", "all strong")]
+    assert "leave at 10 gems among strong" in bots.table_labels()
+
+
+def test_a_quick_run_seats_each_game_at_its_fewest_players():
+    chosen = bots.cells(["incan_gold", "inca_empire"], None, "balance", fewest=True)
+    assert [(c.game, c.players) for c in chosen] == [("incan_gold", 3), ("inca_empire", 2)]

@@ -196,7 +196,7 @@ def test_an_admins_notices_about_seats_count_from_one_or_name_the_player(app, cl
     answer = post_form(admin, data["id"], "seats/0/bot")
     assert answer.status_code == 303
     page = visible(admin.get(f"/admin/games/{data['id']}").get_data(as_text=True))
-    assert "Seat 1 is now played by a bot." in page and not codes_in(page)
+    assert "Seat 1 is now played by the easy bot." in page and not codes_in(page)
     answer = post_form(admin, data["id"], "seats/1/replace", name="Zoe", email="zoe@example.com")
     assert answer.status_code == 303
     page = visible(admin.get(f"/admin/games/{data['id']}").get_data(as_text=True))

@@ -4,7 +4,7 @@ from __future__ import annotations
 from engine.core import GameBase, without_label
 from engine.text import labelled
 
-from . import bot, rules, scoring, view as view_mod
+from . import bot, hidden, rules, scoring, strong_bot, view as view_mod
 
 
 class MachuPicchu(GameBase):
@@ -19,6 +19,7 @@ class MachuPicchu(GameBase):
     # 5: a plaza visit trades once, the whole exchange as one decision (``plaza``); games of
     #    versions 1 to 4 keep trading one good at a time (``keep_rules_version``).
     rules_version = "5"
+    search_settings = strong_bot.SETTINGS
 
     def setup(self, players, seed, options):
         self.check_setup(players, seed)
@@ -58,6 +59,9 @@ class MachuPicchu(GameBase):
     def reshuffle_unseen(self, state, key):
         rules.reshuffle_unseen(state, key)
 
+    def redeal_hidden(self, state, seat, chooser):
+        hidden.redeal_hidden(state, seat, chooser)
+
     def decision_key(self, state, seat):
         return view_mod.decision_key(state, seat)
 
@@ -75,6 +79,9 @@ class MachuPicchu(GameBase):
 
     def easy_bot_action(self, state, seat):
         return bot.bot_action(state, seat)
+
+    def strong_bot_action(self, state, seat):
+        return strong_bot.strong_action(self, state, seat)
 
 
 GAME = MachuPicchu()
