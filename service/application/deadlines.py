@@ -19,7 +19,8 @@ from service.store.admins import game_admin_addresses, site_admin_addresses
 from service.store.db import Database, DatabaseFailure, Session
 from service.store.loading import Loaded, load
 from service.application.games import (Owed, has_address, outbox_row, queue_mail,
-                                       listed_or_first, play_bots, record_move)
+                                       listed_or_first, play_bots, record_move,
+                                       SWEEP_STRONG_BOT_MOVES)
 from service.store.models import DeadlineRow, OutboxRow, SeatClockRow
 
 log = logging.getLogger(__name__)
@@ -78,7 +79,7 @@ def _play_bots_of(session: Session, game_id: str, now: datetime, domain: str) ->
         with session.begin_nested():
             loaded = load(session, game_id)
             before = loaded.seq
-            play_bots(session, loaded, now)
+            play_bots(session, loaded, now, strong_limit=SWEEP_STRONG_BOT_MOVES)
             return queue_mail(session, loaded, None, now, domain) if loaded.seq != before else Owed()
     except store.Conflict:
         log.info("game %s moved while its bots were played; the next sweep plays them", game_id)

@@ -172,18 +172,20 @@ MAX_BOT_MOVES = 10_000  # per command: a guard against a game that never stops a
 # Per command, the strong bots' decisions (each may think for seconds): the chain of strong
 # bot turns goes on at the next deadline sweep (``deadlines.play_waiting_bots``), so no request
 # waits for a whole game of strong bots.
-MAX_STRONG_BOT_MOVES = 1
+MAX_STRONG_BOT_MOVES = 4       # per command: a request answers within a few seconds
+SWEEP_STRONG_BOT_MOVES = 30    # per game and sweep: the worker may think longer
 
 
-def play_bots(session: Session, loaded: Loaded, now: datetime) -> None:
+def play_bots(session: Session, loaded: Loaded, now: datetime,
+              strong_limit: int = MAX_STRONG_BOT_MOVES) -> None:
     """Seats handed to a bot (``SeatRow.bot``, set by a SeatBotted) act at once whenever they
     must: each bot move is a MoveMade with actor "bot", chosen by the engine's ``bot_action``
     at the seat's level.  Called after every command that can change whose turn it is.
 
     It runs inline, in the request of the move that handed a bot its turn: a strong bot's
-    decision may take seconds, so one command makes at most
-    ``MAX_STRONG_BOT_MOVES`` of them (and ``MAX_BOT_MOVES`` in all); the deadline sweep plays
-    the bot turns left waiting (``deadlines.play_waiting_bots``)."""
+    decision takes up to about a second, so one command makes at most ``strong_limit`` of them
+    (and ``MAX_BOT_MOVES`` in all); the deadline sweep plays the bot turns left waiting
+    (``deadlines.play_waiting_bots``, up to ``SWEEP_STRONG_BOT_MOVES`` a game each time)."""
     game, state = loaded.game, loaded.state
     strong = 0
     for _ in range(MAX_BOT_MOVES):
@@ -195,7 +197,7 @@ def play_bots(session: Session, loaded: Loaded, now: datetime) -> None:
         seat = bots[0]
         level = level_of(loaded.seats[seat])
         if level == STRONG:
-            if strong == MAX_STRONG_BOT_MOVES:
+            if strong == strong_limit:
                 return
             strong += 1
         chosen = listed_or_first(game.legal_actions(state, seat),
