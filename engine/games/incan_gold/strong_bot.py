@@ -1,0 +1,105 @@
+"""The strong Incan Gold bot: stay or leave by regret matching over imagined games.
+
+Why not the tree search the other games use: Incan Gold's choices are made "secretly ... all at
+the same time" (docs "A turn"; ja ターンの流れ 1), and a tree that takes seats one after the
+other lets a later seat's node answer an earlier seat's choice it could not have seen.  Here
+the seat asks a plainer question, once per decision: *over the worlds I cannot tell apart from
+this one, how does the whole game end for me if I stay now, and if I leave now?*
+
+* Each iteration draws a world (``GAME.determinize``: deck order, the rounds to come, other
+  tents and pending choices drawn again, ``hidden.py``) and plays it to the end of the game
+  twice -- once after staying, once after leaving -- with the same generator, so both answers
+  meet the same cards and the same courage in everyone else (the difference is the choice's
+  alone).  Every seat, this one included for its later turns, plays the opponent model: the
+  easy bot's rule with a sampled courage (``opponent_model.py``).
+* A game's worth is ``search.outcome_rewards`` (mostly the share of the win, a little the
+  score), so a choice is judged by whether it wins, not by gems alone: a lone leaver takes the
+  artifacts, and a leader near the end can bank where a trailer must gamble.
+* Regret matching (Hart and Mas-Colell 2000): the regret of each choice is summed over the
+  iterations against the mixed strategy of the moment; the final strategy plays each choice in
+  proportion to its positive regret, drawn with ``search.decision_rng``.  A choice that loses in
+  nearly every world is never played; near indifference the seat mixes, so identical seats at
+  one table do not all leave together, and the same view always gives the same choice.
+
+One choice is made without search: with no hazard showing and nothing on the path to take,
+staying cannot lose anything ("A hazard is harmless the first time its kind shows in a round"
+-- notes) and leaving would only bank what a later turn can bank as well.
+
+The budget is ``SETTINGS.iterations`` (worlds per decision), never seconds."""
+from __future__ import annotations
+
+import random
+
+from engine import search
+from engine.core import clone
+
+from . import opponent_model, rules
+
+STAY = "stay"
+LEAVE = "leave"
+CHOICES = (STAY, LEAVE)
+
+# Worlds per decision; each is two games played to the end (about 0.4 ms each here).
+SETTINGS = search.Settings(iterations=64)
+
+
+def action(game, state: dict, seat: int) -> dict:
+    """The strong bot's choice for ``seat`` (who must be asked): stay or leave."""
+    legal = game.legal_actions(state, seat)
+    if len(legal) <= 1:
+        return legal[0] if legal else game.default_action(state, seat)
+    by_type = {a["type"]: a for a in legal}
+    if nothing_to_lose(state):
+        return by_type[STAY]
+    chooser = search.decision_rng(game, state, seat, "incan gold regret matching")
+    iterations = (game.search_settings or SETTINGS).iterations
+    regrets = regret_sums(game, state, seat, chooser, iterations)
+    return by_type[draw(strategy(regrets), chooser)]
+
+
+def nothing_to_lose(state: dict) -> bool:
+    """No hazard on the path and no gems or artifacts lying on it: staying cannot bust and
+    leaving could take nothing that a later turn could not (read from public parts only)."""
+    return not any(c["type"] == "hazard" or c["type"] == "artifact" or c["gems_left"]
+                   for c in state["path"])
+
+
+def regret_sums(game, state: dict, seat: int, chooser: random.Random,
+                iterations: int) -> dict[str, float]:
+    regrets = {choice: 0.0 for choice in CHOICES}
+    for _ in range(iterations):
+        world = game.determinize(state, seat, chooser)
+        seed = chooser.getrandbits(64)
+        worth = {choice: game_worth(game, world, seat, choice, random.Random(seed))
+                 for choice in CHOICES}
+        mixed = strategy(regrets)
+        expected = sum(mixed[c] * worth[c] for c in CHOICES)
+        for choice in CHOICES:
+            regrets[choice] += worth[choice] - expected
+    return regrets
+
+
+def game_worth(game, world: dict, seat: int, choice: str, chooser: random.Random) -> float:
+    """What the game is worth to ``seat`` if it makes ``choice`` now and everyone plays on by
+    the opponent model (the world is copied, not changed)."""
+    played = clone(world)
+    played["players"][seat]["choice"] = choice
+    asked = [s for s in rules.to_act(played) if s != seat]
+    opponent_model.choose_pending(played, asked, chooser)
+    rules.reveal(played)
+    opponent_model.play_out(played, chooser)
+    return search.outcome_rewards(game, played)[seat]
+
+
+def strategy(regrets: dict[str, float]) -> dict[str, float]:
+    """Regret matching: each choice in proportion to its positive regret (even when none)."""
+    positive = {c: max(r, 0.0) for c, r in regrets.items()}
+    total = sum(positive.values())
+    if total <= 0:
+        return {c: 1 / len(positive) for c in positive}
+    return {c: r / total for c, r in positive.items()}
+
+
+def draw(mixed: dict[str, float], chooser: random.Random) -> str:
+    return STAY if chooser.random() < mixed[STAY] else LEAVE
+
