@@ -18,6 +18,9 @@ import random
 from . import bot, data, rules
 
 
+TREASURE_VALUE = {card: c["value"] for card, c in data.CARDS.items() if c["type"] == "treasure"}
+
+
 def risk_reading(state: dict) -> tuple[float, float]:
     """``(p_bust x at_risk, gain)`` for any seat inside: what one more card may cost and what
     it may bring, as the easy bot weighs them."""
@@ -25,41 +28,54 @@ def risk_reading(state: dict) -> tuple[float, float]:
     if not deck:
         return 1.0, 0.0
     path = state["path"]
-    players = state["players"]
-    inside = [p for p in players if p["in_temple"]]
+    inside = [p for p in state["players"] if p["in_temple"]]
     count = len(inside) or 1
-    showing = [c["hazard"] for c in path if c["type"] == "hazard"]
     removed = state["removed_hazards"]
-    deadly = sum(data.HAZARD_COPIES - removed.count(kind) - 1 for kind in showing)
-    gain = sum(data.CARDS[c]["value"] // count for c in deck if c[0] == "t") / len(deck)
+    deadly = 0
+    path_gems = 0
+    for c in path:
+        path_gems += c["gems_left"]
+        if c["type"] == "hazard":
+            deadly += data.HAZARD_COPIES - 1 - removed.count(c["hazard"])
+    if not deadly:
+        return 0.0, 1.0
+    gain = sum(TREASURE_VALUE[c] // count for c in deck if c in TREASURE_VALUE) / len(deck)
     carrying = inside[0]["carrying"] if inside else 0
-    at_risk = (carrying + sum(c["gems_left"] for c in path) // count
-               + artifacts_worth(state))
+    at_risk = carrying + path_gems // count + artifacts_worth(state)
     return deadly / len(deck) * at_risk, gain
 
 
 def artifacts_worth(state: dict) -> int:
     """What the artifacts on the path would bring a lone leaver now (rules.claim_artifacts)."""
     count = sum(1 for c in state["path"] if c["type"] == "artifact")
+    if not count:
+        return 0
     claim_values = data.EDITIONS[state["options"]["artifacts"]]["claim_values"]
     if claim_values is not None:
         return sum(claim_values[state["artifacts_claimed"]:][:count])
     return sum(c["value"] for c in state["path"] if c["type"] == "artifact")
 
 
-def sampled_choice(state: dict, reading: tuple[float, float], chooser: random.Random) -> str:
-    """One seat's choice under the reading, with a courage drawn as the easy bot draws its own."""
+def leave_chance(state: dict, reading: tuple[float, float]) -> float:
+    """How likely a seat is to leave under the reading, its courage drawn as the easy bot draws
+    its own: ``exp(boldness + u)``, ``u`` uniform in ``[-SPREAD, SPREAD]``, and it leaves when
+    ``loss > courage x gain``, i.e. when ``u < ln(loss / gain) - boldness``."""
     loss, gain = reading
+    if loss <= 0:
+        return 0.0
+    if gain <= 0:
+        return 1.0
     boldness = bot.BOLDNESS + bot.BOLDNESS_PER_PLAYER * (len(state["players"]) - data.MIN_PLAYERS)
-    courage = math.exp(boldness + chooser.uniform(-bot.SPREAD, bot.SPREAD))
-    return "leave" if loss > courage * gain else "stay"
+    edge = math.log(loss / gain) - boldness
+    return min(1.0, max(0.0, (edge + bot.SPREAD) / (2 * bot.SPREAD)))
 
 
 def choose_pending(state: dict, seats: list[int], chooser: random.Random) -> None:
     """Give ``seats`` (inside, not yet revealed) a choice each, without revealing anything."""
-    reading = risk_reading(state)
+    chance = leave_chance(state, risk_reading(state))
+    players = state["players"]
     for seat in seats:
-        state["players"][seat]["choice"] = sampled_choice(state, reading, chooser)
+        players[seat]["choice"] = "leave" if chooser.random() < chance else "stay"
 
 
 def play_out(state: dict, chooser: random.Random) -> None:

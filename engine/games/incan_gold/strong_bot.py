@@ -69,6 +69,7 @@ def regret_sums(game, state: dict, seat: int, chooser: random.Random,
     regrets = {choice: 0.0 for choice in CHOICES}
     for _ in range(iterations):
         world = game.determinize(state, seat, chooser)
+        forget_the_record(world)
         seed = chooser.getrandbits(64)
         worth = {choice: game_worth(game, world, seat, choice, random.Random(seed))
                  for choice in CHOICES}
@@ -89,6 +90,13 @@ def game_worth(game, world: dict, seat: int, choice: str, chooser: random.Random
     rules.reveal(played)
     opponent_model.play_out(played, chooser)
     return search.outcome_rewards(game, played)[seat]
+
+
+def forget_the_record(world: dict) -> None:
+    """Drop what only pages read (finished rounds, the last reveal): play never reads them, and
+    a world is copied for every game it plays."""
+    world["history"] = []
+    world["last_reveal"] = None
 
 
 def strategy(regrets: dict[str, float]) -> dict[str, float]:
