@@ -70,19 +70,36 @@ def leave_chance(state: dict, reading: tuple[float, float]) -> float:
     return min(1.0, max(0.0, (edge + bot.SPREAD) / (2 * bot.SPREAD)))
 
 
-def choose_pending(state: dict, seats: list[int], chooser: random.Random) -> None:
+class Dispositions:
+    """Each seat's mood at each turn of an imagined game, drawn once: a number in [0, 1) by
+    (round, turn, seat), and the seat leaves when it is below its leave chance.  Two games
+    played from one world with the same dispositions differ only where their choices made
+    them differ, so comparing stay with leave is not drowned by the others' luck."""
+
+    TURNS = 32  # turns of a round told apart; a longer round reuses the moods from its start
+
+    def __init__(self, chooser: random.Random, seats: int):
+        self.seats = seats
+        self.moods = [chooser.random() for _ in range(data.ROUNDS * self.TURNS * seats)]
+
+    def mood(self, state: dict, seat: int) -> float:
+        turn = (state["turn"] - 1) % self.TURNS
+        return self.moods[((state["round"] - 1) * self.TURNS + turn) * self.seats + seat]
+
+
+def choose_pending(state: dict, seats: list[int], moods: Dispositions) -> None:
     """Give ``seats`` (inside, not yet revealed) a choice each, without revealing anything."""
     chance = leave_chance(state, risk_reading(state))
     players = state["players"]
     for seat in seats:
-        players[seat]["choice"] = "leave" if chooser.random() < chance else "stay"
+        players[seat]["choice"] = "leave" if moods.mood(state, seat) < chance else "stay"
 
 
-def play_out(state: dict, chooser: random.Random) -> None:
+def play_out(state: dict, moods: Dispositions) -> None:
     """Play the world to the end of the game, every seat by the model (in place)."""
     while state["phase"] == rules.PHASE_CHOOSE:
         asked = rules.to_act(state)
         if not asked:
             return
-        choose_pending(state, asked, chooser)
+        choose_pending(state, asked, moods)
         rules.reveal(state)

@@ -8,9 +8,9 @@ this one, how does the whole game end for me if I stay now, and if I leave now?*
 
 * Each iteration draws a world (``GAME.determinize``: deck order, the rounds to come, other
   tents and pending choices drawn again, ``hidden.py``) and plays it to the end of the game
-  twice -- once after staying, once after leaving -- with the same generator, so both answers
-  meet the same cards and the same courage in everyone else (the difference is the choice's
-  alone).  Every seat, this one included for its later turns, plays the opponent model: the
+  twice -- once after staying, once after leaving -- with the same dispositions, so both
+  answers meet the same cards and the same courage in everyone at every turn (the difference
+  is the choice's alone).  Every seat, this one included for its later turns, plays the opponent model: the
   easy bot's rule with a sampled courage (``opponent_model.py``).
 * A game's worth is ``search.outcome_rewards`` (mostly the share of the win, a little the
   score), so a choice is judged by whether it wins, not by gems alone: a lone leaver takes the
@@ -70,9 +70,8 @@ def regret_sums(game, state: dict, seat: int, chooser: random.Random,
     for _ in range(iterations):
         world = game.determinize(state, seat, chooser)
         forget_the_record(world)
-        seed = chooser.getrandbits(64)
-        worth = {choice: game_worth(game, world, seat, choice, random.Random(seed))
-                 for choice in CHOICES}
+        moods = opponent_model.Dispositions(chooser, len(state["players"]))
+        worth = {choice: game_worth(game, world, seat, choice, moods) for choice in CHOICES}
         mixed = strategy(regrets)
         expected = sum(mixed[c] * worth[c] for c in CHOICES)
         for choice in CHOICES:
@@ -80,15 +79,16 @@ def regret_sums(game, state: dict, seat: int, chooser: random.Random,
     return regrets
 
 
-def game_worth(game, world: dict, seat: int, choice: str, chooser: random.Random) -> float:
+def game_worth(game, world: dict, seat: int, choice: str,
+               moods: opponent_model.Dispositions) -> float:
     """What the game is worth to ``seat`` if it makes ``choice`` now and everyone plays on by
     the opponent model (the world is copied, not changed)."""
     played = clone(world)
     played["players"][seat]["choice"] = choice
     asked = [s for s in rules.to_act(played) if s != seat]
-    opponent_model.choose_pending(played, asked, chooser)
+    opponent_model.choose_pending(played, asked, moods)
     rules.reveal(played)
-    opponent_model.play_out(played, chooser)
+    opponent_model.play_out(played, moods)
     return search.outcome_rewards(game, played)[seat]
 
 

@@ -78,11 +78,12 @@ def test_two_strong_bots_in_the_same_place_do_not_always_choose_alike():
 
 def test_it_leaves_when_another_card_would_likely_cost_a_fortune():
     """A second hazard of a kind ends the round and "everyone inside loses the gems carried
-    this round" (docs "A turn"): with four kinds showing and 40 gems carried, it leaves."""
+    this round" (docs "A turn"): with every kind showing, more than half the deck would end
+    the round, only small treasures are left, and 40 gems are carried -- it leaves."""
+    path = ["h:fire", "t17", "h:snakes", "t15", "t14", "h:spiders", "t13", "t11",
+            "h:mummies", "t11", "t9", "h:rockfall"]
     for seed in range(4):
-        state = staged(3, seed=seed, path=["h:fire", "h:snakes", "t17", "h:spiders",
-                                           "t15", "h:mummies"],
-                       carrying=[40, 40, 40])
+        state = staged(3, seed=seed, path=path, carrying=[40, 40, 40])
         assert strong(state, 0) == "leave"
 
 
