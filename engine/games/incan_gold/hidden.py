@@ -32,8 +32,7 @@ def redeal_hidden(state: dict, seat: int, chooser: random.Random) -> None:
         state["players"][other]["tent"] = tent
     decided = [other for other, p in enumerate(state["players"])
                if other != seat and p["in_temple"] and p["choice"] is not None]
-    opponent_model.choose_pending(state, decided,
-                                  opponent_model.Dispositions(chooser, len(state["players"])))
+    opponent_model.choose_pending(state, decided, opponent_model.FreshMoods(chooser))
 
 
 def printed_artifacts_to_come(state: dict) -> list[str]:

@@ -71,23 +71,37 @@ def leave_chance(state: dict, reading: tuple[float, float]) -> float:
 
 
 class Dispositions:
-    """Each seat's mood at each turn of an imagined game, drawn once: a number in [0, 1) by
-    (round, turn, seat), and the seat leaves when it is below its leave chance.  Two games
-    played from one world with the same dispositions differ only where their choices made
-    them differ, so comparing stay with leave is not drowned by the others' luck."""
-
-    TURNS = 32  # turns of a round told apart; a longer round reuses the moods from its start
+    """Each seat's mood at each turn of an imagined game: a number in [0, 1) by (round, turn,
+    seat), drawn the first time that turn is played, and the seat leaves when it is below its
+    leave chance.  Two games played from one world with the same dispositions differ only where
+    their choices made them differ, so comparing stay with leave is not drowned by the others'
+    luck."""
 
     def __init__(self, chooser: random.Random, seats: int):
+        self.base = chooser.getrandbits(62) << 12
         self.seats = seats
-        self.moods = [chooser.random() for _ in range(data.ROUNDS * self.TURNS * seats)]
+        self.rows: dict[tuple[int, int], list[float]] = {}
 
     def mood(self, state: dict, seat: int) -> float:
-        turn = (state["turn"] - 1) % self.TURNS
-        return self.moods[((state["round"] - 1) * self.TURNS + turn) * self.seats + seat]
+        key = (state["round"], state["turn"])
+        row = self.rows.get(key)
+        if row is None:
+            draw = random.Random(self.base + key[0] * 256 + key[1]).random
+            row = self.rows[key] = [draw() for _ in range(self.seats)]
+        return row[seat]
 
 
-def choose_pending(state: dict, seats: list[int], moods: Dispositions) -> None:
+class FreshMoods:
+    """Moods drawn anew at every question (for the pending choices of a determinization)."""
+
+    def __init__(self, chooser: random.Random):
+        self.chooser = chooser
+
+    def mood(self, state: dict, seat: int) -> float:
+        return self.chooser.random()
+
+
+def choose_pending(state: dict, seats: list[int], moods) -> None:
     """Give ``seats`` (inside, not yet revealed) a choice each, without revealing anything."""
     chance = leave_chance(state, risk_reading(state))
     players = state["players"]

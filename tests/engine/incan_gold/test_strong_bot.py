@@ -76,12 +76,13 @@ def test_two_strong_bots_in_the_same_place_do_not_always_choose_alike():
     assert differ > 0
 
 
-def test_it_leaves_when_another_card_would_likely_cost_a_fortune():
+def test_it_leaves_when_another_card_would_likely_cost_a_fortune(monkeypatch):
     """A second hazard of a kind ends the round and "everyone inside loses the gems carried
     this round" (docs "A turn"): with every kind showing, more than half the deck would end
     the round, only small treasures are left, and 40 gems are carried -- it leaves."""
     path = ["h:fire", "t17", "h:snakes", "t15", "t14", "h:spiders", "t13", "t11",
             "h:mummies", "t11", "t9", "h:rockfall"]
+    monkeypatch.setattr(GAME, "search_settings", search.Settings(iterations=48))
     for seed in range(4):
         state = staged(3, seed=seed, path=path, carrying=[40, 40, 40])
         assert strong(state, 0) == "leave"
