@@ -109,9 +109,10 @@ def choose_pending(state: dict, seats: list[int], moods) -> None:
         players[seat]["choice"] = "leave" if moods.mood(state, seat) < chance else "stay"
 
 
-def play_out(state: dict, moods: Dispositions) -> None:
-    """Play the world to the end of the game, every seat by the model (in place)."""
-    while state["phase"] == rules.PHASE_CHOOSE:
+def play_round(state: dict, moods: Dispositions) -> None:
+    """Play the world to the end of the round under way, every seat by the model (in place)."""
+    round_now = state["round"]
+    while state["phase"] == rules.PHASE_CHOOSE and state["round"] == round_now:
         asked = rules.to_act(state)
         if not asked:
             return
