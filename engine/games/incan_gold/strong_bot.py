@@ -4,17 +4,20 @@ Why not the tree search the other games use: Incan Gold's choices are made "secr
 the same time" (docs "A turn"; ja ターンの流れ 1), and a tree that takes seats one after the
 other lets a later seat's node answer an earlier seat's choice it could not have seen.  Here
 the seat asks a plainer question, once per decision: *over the worlds I cannot tell apart from
-this one, how does the whole game end for me if I stay now, and if I leave now?*
+this one, what is the game worth to me if I stay now, and if I leave now?*
 
 * Each iteration draws a world (``GAME.determinize``: deck order, the rounds to come, other
-  tents and pending choices drawn again, ``hidden.py``) and plays it to the end of the game
+  tents and pending choices drawn again, ``hidden.py``) and plays it to the end of the round
   twice -- once after staying, once after leaving -- with the same dispositions, so both
   answers meet the same cards and the same courage in everyone at every turn (the difference
-  is the choice's alone).  Every seat, this one included for its later turns, plays the opponent model: the
-  easy bot's rule with a sampled courage (``opponent_model.py``).
-* A game's worth is ``search.outcome_rewards`` (mostly the share of the win, a little the
-  score), so a choice is judged by whether it wins, not by gems alone: a lone leaver takes the
-  artifacts, and a leader near the end can bank where a trailer must gamble.
+  is the choice's alone).  Every seat, this one included for its later turns, plays the
+  opponent model: the easy bot's rule with a sampled courage (``opponent_model.py``).
+* The end of the round is far enough: every later round starts with empty hands whatever
+  was chosen now (only a removed hazard or a lost artifact differs), so what differs is the
+  standings.  They are valued by
+  ``worth``: mostly the chance to win from them (exact once the game is over), so a choice is
+  judged by whether it wins, not by gems alone: a lone leaver takes the artifacts, and a
+  leader near the end can bank where a trailer must gamble.
 * Regret matching (Hart and Mas-Colell 2000): the regret of each choice is summed over the
   iterations against the mixed strategy of the moment; the final strategy plays each choice in
   proportion to its positive regret, drawn with ``search.decision_rng``.  A choice that loses in
@@ -98,28 +101,32 @@ def game_worth(game, world: dict, seat: int, choice: str,
     rules.reveal(played)
     if played["round"] == round_now:
         opponent_model.play_round(played, moods)
-    if game.outcome(played) is not None:
-        return search.outcome_rewards(game, played)[seat]
-    return standing_worth(played, seat)
+    return worth(game, played, seat)
 
 
-def standing_worth(state: dict, seat: int) -> float:
-    """What the game is worth to ``seat`` between rounds, in the units of
-    ``search.outcome_rewards``: its chance to win, from the scores so far and how far the
-    rounds to come can still move them, and a little for its score.
-
-    The chance is a softmax of the scores with a temperature of ``ROUND_SPREAD / sqrt(players)
-    x sqrt(rounds to come)`` in logistic units: two seats' scores drift apart by a random walk,
-    one step a round."""
+def worth(game, state: dict, seat: int) -> float:
+    """What the game is worth to ``seat``: mostly its chance to win (its share of the win once
+    the game is over), and a little its score against the best, so that a seat that cannot
+    win still prefers losing by less.  Both parts move smoothly with a gem more or less: a
+    bonus for merely leading would reward a gamble for one gem of lead."""
     players = state["players"]
     scores = [p["tent"] + sum(p["artifacts"]) for p in players]
-    rounds_left = data.ROUNDS - state["round"] + 1
-    scale = LOGISTIC * ROUND_SPREAD / math.sqrt(len(players)) * math.sqrt(rounds_left)
+    result = game.outcome(state)
+    if result is not None:
+        chance = (seat in result["winners"]) / len(result["winners"])
+    else:
+        chance = win_chance(scores, seat, data.ROUNDS - state["round"] + 1)
+    return 0.9 * chance + 0.1 * scores[seat] / (max(scores) or 1)
+
+
+def win_chance(scores: list[int], seat: int, rounds_left: int) -> float:
+    """The chance that ``seat`` wins from these scores with ``rounds_left`` rounds to play: a
+    softmax of the scores whose temperature is the logistic scale of how far two seats'
+    scores drift apart in that many rounds (a random walk, one step a round)."""
+    scale = LOGISTIC * ROUND_SPREAD / math.sqrt(len(scores)) * math.sqrt(rounds_left)
     top = max(scores)
     weights = [math.exp((s - top) / scale) for s in scores]
-    low = min(scores)
-    spread = (top - low) or 1.0
-    return 0.8 * weights[seat] / sum(weights) + 0.2 * (scores[seat] - low) / spread
+    return weights[seat] / sum(weights)
 
 
 def forget_the_record(world: dict) -> None:
