@@ -1,40 +1,71 @@
-"""Bot strength by self-play: win shares with Wilson 95% intervals, per game and player count.
+"""Bot strength, balance under the strongest bot, and decision times, by self-play.
 
-Engines only (no service).  For each game and each player count, in one run:
+Engines only (no service).  Printed as markdown tables, ready for docs/balance.md.
 
-* **bot among randoms** -- one project bot (``GAME.bot_action``) at a table of random players
-  (a seeded choice among the legal actions); its win share (fair share 1/n);
-* **one challenger among bots** -- one random player, and for Incan Gold also two fixed rules
-  ("leave at 10 gems or more", and the bot's rule without its drawn courage, which made every
-  bot choose alike), at a table of project bots; the challenger's share;
-* **all-bot tables** -- win share by seat (seat 1 first) and the share of games that tie;
-* **decision time** -- median and p99 of ``bot_action`` over every bot decision of the run.
+* **Strength** -- for each game and player count, one lone player at a table of others; its win
+  share with a Wilson 95% interval against the fair share 1/n: the strong bot among easy bots,
+  among random players and among flat Monte Carlo players; flat Monte Carlo, one random player
+  and one easy bot among strong bots; for Incan Gold also "leave at 10 gems" and the former
+  deterministic rule among strong bots.  "clearly above fair" means the whole interval lies
+  above the fair share, "clearly below fair" the whole interval below; "expected" is what a
+  good strong bot shows (alone: above fair; any other player alone among strong bots: at most
+  fair) and "holds" whether the table shows it ("not settled": more games needed).
+* **Balance** -- all-strong tables: win % by seat (seat 1 first) and the seat furthest from its
+  fair share with its interval (the furthest of n seats: a hint, not a test), ties, the
+  winner's margin (first score minus second), the mean and spread of scores, game length in
+  moves (every seat's, forced ones too) and in the game's own rounds, and what each game's reader
+  (``bench/balance_stats.py``) counts: how games end, what is used, which goals and cards pay.
+* **Decision times** -- count, median, p99 and max per game and player kind, over the
+  decisions with more than one legal move; a strong decision over 2 s, or a strong median over
+  0.5 s, is flagged.
 
-A shared victory gives each winner an equal part of the game (a three-way tie counts 1/3 to
-each), so the shares at a table add up to 100%.  The lone player's seat turns with the game
-number, so no seat's advantage is credited to a player.  The default (50 games a cell) runs in
-a few minutes on one core, most of it Machu Picchu; docs/balance.md used ``--games 200 --game
-incan_gold`` (about a minute) and ``--games 40`` for the other two.  Intervals narrow as
-1/sqrt(games): 400 games a cell give about ±5 points.
+A shared victory gives each winner an equal part (a three-way tie counts 1/3 to each), so the
+shares at a table add to 100%.  The lone player's seat turns with the game number, so no seat's
+advantage is credited to a player.  Every game is seeded from (seed, game, player count, game
+number) -- the same deal for every kind of table, which makes the comparisons paired -- and
+``--jobs`` only spreads the games over processes: the tables (not the times) are identical for
+any number of jobs.  Intervals narrow as 1/sqrt(games): 400 games a cell give about ±5 points.
 
-    python -m bench.bots [--games N] [--game NAME] [--seed S]
+    python -m bench.bots [--game NAME] [--players N ...] [--games N] [--jobs J] [--seed S]
+                         [--flat-rollouts R] [--iterations I] [--only strength|balance]
+                         [--table "random among strong" ...] [--quick]
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
 import math
+import os
 import platform
 import random
 import statistics
+import sys
 import time
+from collections import Counter, defaultdict
+from concurrent.futures import ProcessPoolExecutor
+import dataclasses
+from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from engine import GAMES
-from engine.games.incan_gold import data as incan_gold_data
+from bench import balance_stats
+from bench.bot_players import (EASY, FLAT, FORMER_RULE, LEAVE_AT_TEN, RANDOM, STRONG, TIMED,
+                               make_player)
+from engine import GAMES, search
 
 MAX_MOVES = 20_000
 Z95 = 1.96
+STRONG_MAX_SECONDS = 2.0      # no strong decision may take longer
+STRONG_MEDIAN_SECONDS = 0.5   # nor may the typical one
 
+# (lone player, the others): the strength cells every game gets, then each game's own.
+STRENGTH_CELLS = [(STRONG, EASY), (STRONG, RANDOM), (STRONG, FLAT), (FLAT, STRONG),
+                  (RANDOM, STRONG), (EASY, STRONG)]
+GAME_STRENGTH_CELLS = {"incan_gold": [(LEAVE_AT_TEN, STRONG), (FORMER_RULE, STRONG)]}
+BALANCE_PLAYER = STRONG
+SECTIONS = ("strength", "balance")
+
+
+# --------------------------------------------------------------------------- statistics
 
 def wilson(successes: float, trials: int) -> tuple[float, float]:
     """The Wilson score interval (95%) of a proportion, in percent."""
@@ -52,144 +83,389 @@ def share_text(successes: float, trials: int) -> str:
     return f"{100 * successes / trials:.0f} [{low:.0f}–{high:.0f}]"
 
 
-# ------------------------------------------------------------------ players
-
-class Timed:
-    """The project bot, with every decision's time kept."""
-
-    def __init__(self, game):
-        self.game = game
-        self.times: list[float] = []
-
-    def __call__(self, state: dict, seat: int, chooser: random.Random) -> dict:
-        started = time.perf_counter()
-        action = self.game.bot_action(state, seat)
-        self.times.append(time.perf_counter() - started)
-        return action
+def verdict(successes: float, trials: int, fair: float) -> str:
+    """Whether the interval settles the question against the fair share (in percent)."""
+    low, high = wilson(successes, trials)
+    if low > fair:
+        return "clearly above fair"
+    if high < fair:
+        return "clearly below fair"
+    return "not settled"
 
 
-def random_player(game):
-    def play(state: dict, seat: int, chooser: random.Random) -> dict:
-        return chooser.choice(game.legal_actions(state, seat))
-    return play
+def expected(cell: "Cell") -> str:
+    """What a good strong bot should show at this table: the strong bot alone wins more than
+    its share; any other player alone among strong bots wins at most its share."""
+    return "above fair" if cell.lone == STRONG else "at most fair"
 
 
-def leave_at_ten(game):
-    """Incan Gold: stay until carrying 10 gems or more, then leave."""
-    def play(state: dict, seat: int, chooser: random.Random) -> dict:
-        carrying = state["players"][seat]["carrying"]
-        return {"type": "leave" if carrying >= 10 else "stay"}
-    return play
+def holds(cell: "Cell", successes: float, trials: int, fair: float) -> str:
+    """Whether the table shows what is expected: "yes", "NO", or "not settled" when the
+    interval still covers both answers."""
+    found = verdict(successes, trials, fair)
+    if expected(cell) == "above fair":
+        return {"clearly above fair": "yes", "clearly below fair": "NO"}.get(found, "not settled")
+    if found == "clearly above fair":
+        return "NO"
+    return "yes" if 100 * successes / trials <= fair else "not settled"
 
 
-def former_rule(game):
-    """Incan Gold: the bot before seats drew their courage -- leave when p_bust x (carried +
-    share of the path + artifacts) exceeds the expected treasure share; alike for every seat."""
-    def play(state: dict, seat: int, chooser: random.Random) -> dict:
-        deck = state["deck"]
-        if not deck:
-            return {"type": "leave"}
-        cards = incan_gold_data.CARDS
-        inside = sum(1 for p in state["players"] if p["in_temple"]) or 1
-        showing = {c["hazard"] for c in state["path"] if c["type"] == "hazard"}
-        p_bust = sum(1 for c in deck if cards[c].get("hazard") in showing) / len(deck)
-        gain = sum(cards[c]["value"] // inside for c in deck
-                   if cards[c]["type"] == "treasure") / len(deck)
-        artifacts = sum((c["value"] or 5) for c in state["path"] if c["type"] == "artifact")
-        at_risk = (state["players"][seat]["carrying"]
-                   + sum(c["gems_left"] for c in state["path"]) // inside + artifacts)
-        return {"type": "leave" if p_bust * at_risk > gain else "stay"}
-    return play
+def games_text(games: int) -> str:
+    return f"{games} game" if games == 1 else f"{games} games"
 
 
-CHALLENGERS = {
-    "incan_gold": {"random": random_player, "leave at 10 gems": leave_at_ten,
-                   "former deterministic rule": former_rule},
-}
+def quantile(ordered: list[float], q: float) -> float:
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-# ------------------------------------------------------------------ games
+# --------------------------------------------------------------------------- one game
 
-def play_game(game, seats: list, seed: int) -> list[int]:
-    """Play one game, each seat by its player; return the winners."""
-    state = game.setup([f"P{i}" for i in range(len(seats))], seed, {})
-    chooser = random.Random(f"{game.name} chooser {seed}")
-    moves = 0
+@dataclass(frozen=True)
+class Job:
+    """One game to play: which game, who sits where, its seed, and whether to read it."""
+    game: str
+    kinds: tuple[str, ...]
+    seed: int
+    flat_rollouts: int
+    read: bool
+    iterations: int | None = None
+
+
+def strong_settings(game) -> search.Settings:
+    return getattr(game, "search_settings", None) or search.Settings()
+
+
+def use_iterations(game, iterations: int) -> None:
+    """Give the strong bot another budget for this process's games (``--iterations``: to
+    develop with, or to measure how strength grows with thinking)."""
+    game.search_settings = dataclasses.replace(strong_settings(game), iterations=iterations)
+
+
+def game_seed(seed: int, game: str, players: int, number: int) -> int:
+    """The seed of game ``number`` of a cell: the same deal for every kind of table."""
+    material = f"bench.bots:{seed}:{game}:{players}:{number}"
+    return int(hashlib.sha256(material.encode()).hexdigest()[:12], 16)
+
+
+def play_game(job: Job) -> dict:
+    """Play one game, each seat by its kind of player; what it ended as, and the times of the
+    decisions that had a choice (a forced move costs a bot nothing and would flatter the
+    median)."""
+    game = GAMES[job.game]
+    if job.iterations:
+        use_iterations(game, job.iterations)
+    seats = [make_player(kind, game, job.flat_rollouts) for kind in job.kinds]
+    state = game.setup([f"P{i + 1}" for i in range(len(seats))], job.seed, {})
+    chooser = random.Random(f"{game.name} chooser {job.seed}")
+    times: dict[str, list[float]] = defaultdict(list)
+    moves: list[tuple[int, dict]] = []
     while game.outcome(state) is None:
-        if moves >= MAX_MOVES:
-            raise RuntimeError(f"{game.name} seed {seed}: no end after {MAX_MOVES} moves")
+        if len(moves) >= MAX_MOVES:
+            raise RuntimeError(f"{game.name} seed {job.seed}: no end after {MAX_MOVES} moves")
         for seat in game.to_act(state):
             if game.outcome(state) is not None or seat not in game.to_act(state):
                 continue
-            game.apply_in_place(state, seat, seats[seat](state, seat, chooser))
-            moves += 1
-    return game.outcome(state)["winners"]
+            kind = job.kinds[seat]
+            timed = kind in TIMED and len(game.legal_actions(state, seat)) > 1
+            started = time.perf_counter()
+            action = seats[seat](state, seat, chooser)
+            if timed:
+                times[kind].append(time.perf_counter() - started)
+            game.apply_in_place(state, seat, action)
+            moves.append((seat, action))
+    result = game.outcome(state)
+    scores = result["scores"]
+    return {
+        "winners": list(result["winners"]),
+        "scores": [float(scores[s] if isinstance(scores, list)
+                         else scores.get(s, scores.get(str(s)))) for s in range(len(seats))],
+        "moves": len(moves),
+        "rounds": balance_stats.rounds(job.game, state),
+        "counts": balance_stats.read(job.game, state, moves) if job.read else {},
+        "times": dict(times),
+    }
 
 
-def lone_share(game, players: int, games: int, seed: int, lone, crowd) -> float:
-    """Win share (summed over games) of one ``lone`` player at a table of ``crowd`` players."""
-    won = 0.0
-    for g in range(games):
-        where = g % players
-        seats = [lone if s == where else crowd for s in range(players)]
-        winners = play_game(game, seats, seed + g)
-        won += (where in winners) / len(winners)
-    return won
+# --------------------------------------------------------------------------- cells
+
+@dataclass(frozen=True)
+class Cell:
+    """A kind of table: ``lone`` at one seat (turning with the game number) among ``crowd``;
+    ``lone`` None: every seat is ``crowd``."""
+    section: str
+    game: str
+    players: int
+    lone: str | None
+    crowd: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.lone} among {self.crowd}" if self.lone else f"all {self.crowd}"
+
+    def kinds(self, number: int) -> tuple[str, ...]:
+        where = number % self.players
+        return tuple(self.lone if self.lone and s == where else self.crowd
+                     for s in range(self.players))
+
+    def lone_seat(self, number: int) -> int:
+        return number % self.players
 
 
-def bot_table(game, players: int, games: int, seed: int, bot) -> tuple[list[float], int]:
-    """Win shares by seat (summed over games) and the number of tied games at all-bot tables."""
+def table_labels() -> list[str]:
+    """Every kind of table by its label, as ``--table`` takes them."""
+    pairs = STRENGTH_CELLS + [pair for extra in GAME_STRENGTH_CELLS.values() for pair in extra]
+    return [f"{lone} among {crowd}" for lone, crowd in pairs] + [f"all {BALANCE_PLAYER}"]
+
+
+def cells(games: list[str], players: list[int] | None, only: str | None,
+          tables: list[str] | None = None, fewest: bool = False) -> list[Cell]:
+    """Every table to play, strength first then balance, game by game, fewest players first
+    (only the ``tables`` named, when some are; only each game's fewest players if ``fewest``)."""
+    found = []
+    for section in SECTIONS:
+        if only and section != only:
+            continue
+        for name in games:
+            game = GAMES[name]
+            for n in range(game.min_players, game.max_players + 1):
+                if (players and n not in players) or (fewest and n > game.min_players):
+                    continue
+                if section == "strength":
+                    found += [Cell(section, name, n, lone, crowd) for lone, crowd in
+                              STRENGTH_CELLS + GAME_STRENGTH_CELLS.get(name, [])]
+                else:
+                    found.append(Cell(section, name, n, None, BALANCE_PLAYER))
+    return [cell for cell in found if not tables or cell.label in tables]
+
+
+def jobs_of(cell: Cell, args) -> list[Job]:
+    return [Job(cell.game, cell.kinds(g), game_seed(args.seed, cell.game, cell.players, g),
+                args.flat_rollouts, cell.section == "balance", args.iterations)
+            for g in range(args.games)]
+
+
+def lone_won(cell: Cell, results: list[dict]) -> float:
+    """The lone player's wins, a shared victory split among its winners."""
+    return sum((cell.lone_seat(g) in r["winners"]) / len(r["winners"])
+               for g, r in enumerate(results))
+
+
+# --------------------------------------------------------------------------- tables
+
+def strength_header() -> list[str]:
+    return ["## Strength: the lone player's win share", "",
+            "| game | players | table | win % [95% interval] | fair % | verdict | expected | "
+            "holds |",
+            "|---|---|---|---|---|---|---|---|"]
+
+
+def strength_row(cell: Cell, results: list[dict]) -> str:
+    won, fair = lone_won(cell, results), 100 / cell.players
+    return (f"| {GAMES[cell.game].title} | {cell.players} | {cell.label} | "
+            f"{share_text(won, len(results))} | {fair:.0f} | "
+            f"{verdict(won, len(results), fair)} | {expected(cell)} | "
+            f"{holds(cell, won, len(results), fair)} |")
+
+
+def balance_summary(results: list[dict]) -> dict:
+    players = len(results[0]["scores"])
     by_seat = [0.0] * players
-    ties = 0
-    for g in range(games):
-        winners = play_game(game, [bot] * players, seed + g)
-        ties += len(winners) > 1
-        for seat in winners:
-            by_seat[seat] += 1 / len(winners)
-    return by_seat, ties
+    for r in results:
+        for seat in r["winners"]:
+            by_seat[seat] += 1 / len(r["winners"])
+    margins = []
+    for r in results:
+        ordered = sorted(r["scores"], reverse=True)
+        margins.append(ordered[0] - ordered[1] if len(ordered) > 1 else 0.0)
+    scores = [s for r in results for s in r["scores"]]
+    rounds = [r["rounds"] for r in results if r["rounds"] is not None]
+    return {
+        "by_seat": by_seat,
+        "ties": sum(len(r["winners"]) > 1 for r in results),
+        "margin": statistics.fmean(margins),
+        "score": balance_stats.mean_sd(scores),
+        "moves": statistics.fmean(r["moves"] for r in results),
+        "rounds": statistics.fmean(rounds) if rounds else None,
+    }
 
 
-def bench_count(game, players: int, games: int, seed: int, bot: Timed) -> list[str]:
-    rows = [f"| {game.title} | {players} | bot among randoms | "
-            f"{share_text(lone_share(game, players, games, seed, bot, random_player(game)), games)}"
-            f" | {100 / players:.0f} |"]
-    for label, make in CHALLENGERS.get(game.name, {"random": random_player}).items():
-        won = lone_share(game, players, games, seed, make(game), bot)
-        rows.append(f"| {game.title} | {players} | one {label} among bots | "
-                    f"{share_text(won, games)} | {100 / players:.0f} |")
-    by_seat, ties = bot_table(game, players, games, seed, bot)
-    seats = " / ".join(f"{100 * w / games:.0f}" for w in by_seat)
-    rows.append(f"| {game.title} | {players} | all bots: win % by seat; ties | "
-                f"{seats}; ties {share_text(ties, games)} | {100 / players:.0f} |")
-    return rows
+def balance_header(game: str) -> list[str]:
+    title = GAMES[game].title
+    rounds = balance_stats.ROUND_WORDS.get(game, "rounds")
+    return [f"## Balance under the strong bot: {title}", "",
+            f"| players | games | win % by seat (seat 1 first) | seat furthest from fair, "
+            f"win % [95%] | ties % [95%] | winner's margin | score mean (sd) | moves a game "
+            f"| {rounds} a game |",
+            "|---|---|---|---|---|---|---|---|---|"]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=50, help="games per table kind")
-    parser.add_argument("--game", choices=sorted(GAMES), help="one game only")
-    parser.add_argument("--seed", type=int, default=2026)
-    args = parser.parse_args()
-    print(f"# bots  {args.games} games a cell  {platform.python_implementation()} "
-          f"{platform.python_version()}  {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC")
-    print("| game | players | table | win % [95% interval] | fair % |")
-    print("|---|---|---|---|---|")
-    timings = []
-    for name in [args.game] if args.game else list(GAMES):
+def balance_row(cell: Cell, results: list[dict]) -> str:
+    found, games = balance_summary(results), len(results)
+    seats = " / ".join(f"{100 * w / games:.0f}" for w in found["by_seat"])
+    mean, sd = found["score"]
+    rounds = f"{found['rounds']:.1f}" if found["rounds"] is not None else "–"
+    fair = games / cell.players
+    furthest = max(range(cell.players), key=lambda s: abs(found["by_seat"][s] - fair))
+    return (f"| {cell.players} | {games} | {seats} | seat {furthest + 1}: "
+            f"{share_text(found['by_seat'][furthest], games)} | "
+            f"{share_text(found['ties'], games)} | "
+            f"{found['margin']:.1f} | {mean:.1f} ({sd:.1f}) | {found['moves']:.0f} | "
+            f"{rounds} |")
+
+
+def balance_details(cell: Cell, results: list[dict]) -> list[str]:
+    lines = balance_stats.report(cell.game, summed_counts(results), len(results))
+    if not lines:
+        return []
+    return [f"### {GAMES[cell.game].title}, {cell.players} players, all {cell.crowd} "
+            f"({games_text(len(results))})", ""] + lines + [""]
+
+
+def summed_counts(results: list[dict]) -> dict:
+    total: Counter = Counter()
+    for r in results:
+        balance_stats.add_counts(total, r["counts"])
+    return dict(total)
+
+
+def overall_details(game: str, results: list[dict]) -> list[str]:
+    """The game's tables over every player count played (e.g. Inca Empire's cards by name)."""
+    lines = balance_stats.report_overall(game, summed_counts(results), len(results))
+    if not lines:
+        return []
+    return [f"### {GAMES[game].title}, every player count played, all {BALANCE_PLAYER} "
+            f"({games_text(len(results))})", ""] + lines + [""]
+
+
+def time_lines(times: dict[tuple[str, str], list[float]]) -> list[str]:
+    lines = ["## Decision times (decisions with more than one legal move)", "",
+             "| game | player | decisions | median ms | p99 ms | max ms | over budget |",
+             "|---|---|---|---|---|---|---|"]
+    for (game, kind), found in times.items():
+        if not found:
+            continue
+        ordered = sorted(found)
+        median = statistics.median(ordered)
+        flags = []
+        if kind == STRONG:
+            slow = sum(t > STRONG_MAX_SECONDS for t in ordered)
+            if slow:
+                flags.append(f"**{slow} over {STRONG_MAX_SECONDS:g} s**")
+            if median > STRONG_MEDIAN_SECONDS:
+                flags.append(f"**median over {STRONG_MEDIAN_SECONDS:g} s**")
+        lines.append(f"| {GAMES[game].title} | {kind} | {len(ordered)} | {1e3 * median:.2f} | "
+                     f"{1e3 * quantile(ordered, 0.99):.2f} | {1e3 * ordered[-1]:.2f} | "
+                     f"{', '.join(flags) or ('within' if kind == STRONG else '')} |")
+    return lines
+
+
+def header(args, games: list[str]) -> list[str]:
+    lines = [f"# Bot benchmark, {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC", "",
+             f"Python {platform.python_version()} ({platform.python_implementation()}), "
+             f"{os.cpu_count()} CPUs, {platform.machine()}; seed {args.seed}; games a cell: "
+             f"{args.games}; flat Monte Carlo: {args.flat_rollouts} random playouts a move; "
+             f"processes: {args.jobs}.",
+             ""]
+    for name in games:
         game = GAMES[name]
-        bot = Timed(game)
-        for players in range(game.min_players, game.max_players + 1):
-            for row in bench_count(game, players, args.games, args.seed, bot):
-                print(row, flush=True)
-        timings.append((game.title, bot.times))
-    print()
-    print("| game | bot decisions | median ms | p99 ms | max ms |")
-    print("|---|---|---|---|---|")
-    for title, times in timings:
-        times.sort()
-        p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
-        print(f"| {title} | {len(times)} | {1e3 * statistics.median(times):.3f} | "
-              f"{1e3 * p99:.3f} | {1e3 * times[-1]:.3f} |")
+        settings = search.describe(strong_settings(game))
+        if args.iterations:
+            settings["iterations"] = f"{args.iterations} (--iterations)"
+        lines.append(f"* {game.title} (rules version {game.rules_version}): strong bot "
+                     + ", ".join(f"{k} {v}" for k, v in settings.items()))
+    return lines + [""]
+
+
+# --------------------------------------------------------------------------- running
+
+def run(args, out=print) -> dict:
+    """Play every cell and print its tables; returns the results by cell (for tests)."""
+    games = [args.game] if args.game else list(GAMES)
+    todo = cells(games, args.players, args.only, args.table,
+                 fewest=args.quick and not args.players)
+    for line in header(args, games) + [f"Games to play: {len(todo) * args.games} "
+                                       f"({len(todo)} tables of {args.games}).", ""]:
+        out(line)
+    jobs = [job for cell in todo for job in jobs_of(cell, args)]
+    pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
+    try:
+        played = pool.map(play_game, jobs, chunksize=1) if pool else map(play_game, jobs)
+        return report(todo, args.games, played, out)
+    finally:
+        if pool:
+            pool.shutdown(cancel_futures=True)
+
+
+def report(todo: list[Cell], games: int, played, out) -> dict:
+    """Print each cell's rows as its games come in (in order, whatever the number of jobs): the
+    strength table, then for each game its balance table followed by its detailed tables."""
+    times: dict[tuple[str, str], list[float]] = defaultdict(list)
+    by_cell: dict[Cell, list[dict]] = {}
+    for number, cell in enumerate(todo):
+        started = time.perf_counter()
+        results = by_cell[cell] = [next(played) for _ in range(games)]
+        for r in results:
+            for kind, found in r["times"].items():
+                times[(cell.game, kind)].extend(found)
+        before = todo[number - 1] if number else None
+        after = todo[number + 1] if number + 1 < len(todo) else None
+        if cell.section == "strength":
+            lines = strength_header() if before is None else []
+            lines.append(strength_row(cell, results))
+        else:
+            opens = before is None or (before.section, before.game) != ("balance", cell.game)
+            lines = [""] + balance_header(cell.game) if opens else []
+            lines.append(balance_row(cell, results))
+        if cell.section == "balance" and (after is None or after.game != cell.game):
+            lines += [""] + balance_section_details(cell.game, by_cell)
+        for line in lines:
+            out(line)
+        print(f"  done: {GAMES[cell.game].title}, {cell.players} players, {cell.label} "
+              f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
+    for line in [""] + time_lines(times):
+        out(line)
+    return by_cell
+
+
+def balance_section_details(game: str, by_cell: dict[Cell, list[dict]]) -> list[str]:
+    """The detailed tables of a game's balance cells, one player count after another, then
+    those given once over every count."""
+    mine = [(cell, results) for cell, results in by_cell.items()
+            if cell.section == "balance" and cell.game == game]
+    lines = [line for cell, results in mine for line in balance_details(cell, results)]
+    return lines + overall_details(game, [r for _, results in mine for r in results])
+
+
+def parse(argv: list[str] | None = None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=sorted(GAMES), help="one game only")
+    parser.add_argument("--players", type=int, nargs="+", help="these player counts only")
+    parser.add_argument("--games", type=int, help="games a cell (default 50; --quick: 2)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes to play games in")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--flat-rollouts", type=int,
+                        help="random playouts per legal move of flat Monte Carlo "
+                             "(default 10; --quick: 2)")
+    parser.add_argument("--iterations", type=int,
+                        help="the strong bot's iterations a decision (default: each game's own)")
+    parser.add_argument("--only", choices=SECTIONS, help="one kind of table only")
+    parser.add_argument("--table", action="append", choices=table_labels(), metavar="LABEL",
+                        help="this kind of table only (repeatable): "
+                             + "; ".join(f'"{label}"' for label in table_labels()))
+    parser.add_argument("--quick", action="store_true",
+                        help="a smoke run: few games a cell, each game at its fewest players "
+                             "unless --players says otherwise")
+    args = parser.parse_args(argv)
+    if args.games is None:
+        args.games = 2 if args.quick else 50
+    if args.flat_rollouts is None:
+        args.flat_rollouts = 2 if args.quick else 10
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse(argv)
+    run(args, lambda line: print(line, flush=True))
 
 
 if __name__ == "__main__":
