@@ -63,8 +63,10 @@ def action(game, state: dict, seat: int) -> dict:
         return by_type[STAY]
     chooser = search.decision_rng(game, state, seat, "incan gold regret matching")
     iterations = (game.search_settings or SETTINGS).iterations
-    regrets = regret_sums(game, state, seat, chooser, iterations)
-    return by_type[draw(strategy(regrets), chooser)]
+    first = strategy(regret_sums(game, state, seat, chooser, iterations // 2, None))
+    second = strategy(regret_sums(game, state, seat, chooser, iterations - iterations // 2,
+                                  first[LEAVE]))
+    return by_type[draw({c: (first[c] + second[c]) / 2 for c in CHOICES}, chooser)]
 
 
 def nothing_to_lose(state: dict) -> bool:
@@ -74,14 +76,17 @@ def nothing_to_lose(state: dict) -> bool:
                    for c in state["path"])
 
 
-def regret_sums(game, state: dict, seat: int, chooser: random.Random,
-                iterations: int) -> dict[str, float]:
+def regret_sums(game, state: dict, seat: int, chooser: random.Random, iterations: int,
+                peers_leave: float | None) -> dict[str, float]:
+    """Regrets summed over ``iterations`` worlds; the seats still to answer this turn play the
+    opponent model, or, given ``peers_leave``, leave with that chance (seats like this one)."""
     regrets = {choice: 0.0 for choice in CHOICES}
     for _ in range(iterations):
         world = game.determinize(state, seat, chooser)
         forget_the_record(world)
         moods = opponent_model.Dispositions(chooser, len(state["players"]))
-        worth = {choice: game_worth(game, world, seat, choice, moods) for choice in CHOICES}
+        worth = {choice: game_worth(game, world, seat, choice, moods, peers_leave)
+                 for choice in CHOICES}
         mixed = strategy(regrets)
         expected = sum(mixed[c] * worth[c] for c in CHOICES)
         for choice in CHOICES:
@@ -89,15 +94,20 @@ def regret_sums(game, state: dict, seat: int, chooser: random.Random,
     return regrets
 
 
-def game_worth(game, world: dict, seat: int, choice: str,
-               moods: opponent_model.Dispositions) -> float:
+def game_worth(game, world: dict, seat: int, choice: str, moods: opponent_model.Dispositions,
+               peers_leave: float | None = None) -> float:
     """What the game is worth to ``seat`` if it makes ``choice`` now and everyone plays on by
     the opponent model (the world is copied, not changed)."""
     played = clone(world)
     played["players"][seat]["choice"] = choice
     asked = [s for s in rules.to_act(played) if s != seat]
     round_now = played["round"]
-    opponent_model.choose_pending(played, asked, moods)
+    if peers_leave is None:
+        opponent_model.choose_pending(played, asked, moods)
+    else:
+        for other in asked:
+            played["players"][other]["choice"] = (LEAVE if moods.mood(played, other) < peers_leave
+                                                  else STAY)
     rules.reveal(played)
     if played["round"] == round_now:
         opponent_model.play_round(played, moods)
