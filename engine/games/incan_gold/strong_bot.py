@@ -1,7 +1,8 @@
 """The strong Incan Gold bot: stay or leave by regret matching over imagined games.
 
-Why not the tree search the other games use: Incan Gold's choices are made "secretly ... all at
-the same time" (docs "A turn"; ja ターンの流れ 1), and a tree that takes seats one after the
+Why not the tree search the other games use: Incan Gold's choices are secret and revealed
+together (ja ターンの流れ 1: "キャンプに戻りたいプレイヤーは、手に自分の探検家コマをひそかに
+握り、挙を前に突き出す"), and a tree that takes seats one after the
 other lets a later seat's node answer an earlier seat's choice it could not have seen.  Here
 the seat asks a plainer question, once per decision: *over the worlds I cannot tell apart from
 this one, what is the game worth to me if I stay now, and if I leave now?*
@@ -19,10 +20,18 @@ this one, what is the game worth to me if I stay now, and if I leave now?*
   judged by whether it wins, not by gems alone: a lone leaver takes the artifacts, and a
   leader near the end can bank where a trailer must gamble.
 * Regret matching (Hart and Mas-Colell 2000): the regret of each choice is summed over the
-  iterations against the mixed strategy of the moment; the final strategy plays each choice in
-  proportion to its positive regret, drawn with ``search.decision_rng``.  A choice that loses in
-  nearly every world is never played; near indifference the seat mixes, so identical seats at
-  one table do not all leave together, and the same view always gives the same choice.
+  iterations against the mixed strategy of the moment; a strategy plays each choice in
+  proportion to its positive regret.  A choice that loses in nearly every world is never
+  played; near indifference the seat mixes, so identical seats at one table do not all leave
+  together, and the same view always gives the same choice (drawn with
+  ``search.decision_rng``).
+* Two estimates, half the worlds each.  The first lets the seats still to answer this turn
+  play the opponent model; the second lets them leave with the chance the first estimate
+  gives this seat -- what seats like this one would do.  The seat plays the average of the
+  two.  Why: against the model alone, each of several strong seats reckons that the others
+  will leave and staying will pay, so they all stay and all lose their gems together, and a
+  random player who leaves early and alone beats them (at eight players it won more than half
+  of 20 games); with the second estimate it wins about its fair share.
 
 One choice is made without search: with no hazard showing and nothing on the path to take,
 staying cannot lose anything ("A hazard is harmless the first time its kind shows in a round"
