@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from engine.core import GameBase
 
-from . import bot, data, rules, scoring, view as view_mod
+from . import bot, data, hidden, rules, scoring, strong_bot, view as view_mod
 
 
 class IncanGold(GameBase):
@@ -12,6 +12,7 @@ class IncanGold(GameBase):
     min_players = data.MIN_PLAYERS
     max_players = data.MAX_PLAYERS
     rules_version = "1"
+    search_settings = strong_bot.SETTINGS
 
     def setup(self, players: list[str], seed: int, options: dict) -> dict:
         self.check_setup(players, seed)
@@ -50,6 +51,12 @@ class IncanGold(GameBase):
 
     def easy_bot_action(self, state: dict, seat: int) -> dict:
         return bot.bot_action(state, seat)
+
+    def strong_bot_action(self, state: dict, seat: int) -> dict:
+        return strong_bot.action(self, state, seat)
+
+    def redeal_hidden(self, state: dict, seat: int, chooser) -> None:
+        hidden.redeal_hidden(state, seat, chooser)
 
 
 GAME = IncanGold()
