@@ -194,29 +194,9 @@ def test_empty_seats_filled_with_bots_at_the_start_get_no_mail_and_play_at_once(
     assert told.endswith("seat is played by the strong bot from the start."), told
 
 
-def test_a_game_whose_empty_seats_were_filled_with_bots_verifies_with_both_verifiers(
-        app, client, admin_headers, strong_calls):
-    sign_in(client, app)
-    pending_id = create_game(client)
-    answer(app, PLAYERS[0][1])
-    assert start(client, pending_id, "easy").status_code == 303
-    with svc(app).db.reading() as session:
-        game_id = session.get(PendingGameRow, pending_id).game_id
-        people = [s.seat for s in session.scalars(select(SeatRow).where(
-            SeatRow.game_id == game_id, SeatRow.bot.is_(False)))]
-    for seat in people:  # the people hand their seats over too: the game plays to its end
-        response = client.post(f"/admin/api/games/{game_id}/seats/{seat}/bot", json={},
-                               headers=admin_headers)
-        assert response.status_code == 200, response.get_json()
-    assert client.get(f"/api/games/{game_id}", headers=admin_headers).get_json()["status"] == "finished"
-    assert strong_calls == []
-    verified_by_both(app, game_id)
-
-
-def test_a_rematch_of_a_game_with_bots_from_its_start_is_refused_in_words(
-        app, client, admin_headers):
-    """A rematch invites the same people by mail, and a bot seated from the start has no
-    address: the player is told so, and nothing is asked of anyone."""
+def played_by_easy_bots_from_start_to_end(app, client, admin_headers) -> tuple[str, str]:
+    """A game started with its empty seats filled by easy bots, whose people then hand their
+    seats over too, so that it plays to its end: its pending game's id and its own."""
     sign_in(client, app)
     pending_id = create_game(client)
     answer(app, PLAYERS[0][1])
@@ -226,7 +206,25 @@ def test_a_rematch_of_a_game_with_bots_from_its_start_is_refused_in_words(
         people = [s.seat for s in session.scalars(select(SeatRow).where(
             SeatRow.game_id == game_id, SeatRow.bot.is_(False)))]
     for seat in people:
-        client.post(f"/admin/api/games/{game_id}/seats/{seat}/bot", json={}, headers=admin_headers)
+        response = client.post(f"/admin/api/games/{game_id}/seats/{seat}/bot", json={},
+                               headers=admin_headers)
+        assert response.status_code == 200, response.get_json()
+    return pending_id, game_id
+
+
+def test_a_game_whose_empty_seats_were_filled_with_bots_verifies_with_both_verifiers(
+        app, client, admin_headers, strong_calls):
+    pending_id, game_id = played_by_easy_bots_from_start_to_end(app, client, admin_headers)
+    assert client.get(f"/api/games/{game_id}", headers=admin_headers).get_json()["status"] == "finished"
+    assert strong_calls == []
+    verified_by_both(app, game_id)
+
+
+def test_a_rematch_of_a_game_with_bots_from_its_start_is_refused_in_words(
+        app, client, admin_headers):
+    """A rematch invites the same people by mail, and a bot seated from the start has no
+    address: the player is told so, and nothing is asked of anyone."""
+    pending_id, game_id = played_by_easy_bots_from_start_to_end(app, client, admin_headers)
     ana = secret_from_url(next(m["text"] for m in invitation_mails(app, PLAYERS[0][1])
                                if "/play/" in m["text"]))
     player = app.test_client()

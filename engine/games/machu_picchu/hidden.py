@@ -22,14 +22,21 @@ def redeal_hidden(state: dict, seat: int, chooser: random.Random) -> None:
     count each), the rest back to the deck; give their standing orders a neutral answer."""
     if state["over"]:
         return                     # every hand is shown at the end
+    for player in deal_unseen_cards(state, seat, chooser):
+        player["orders"] = neutral_orders(player["orders"])
+
+
+def deal_unseen_cards(state: dict, seat: int, chooser: random.Random) -> list[dict]:
+    """Deal the cards ``seat`` has not seen to the other seats again (the same count each, from
+    the sorted pool), the rest back to the deck; the other seats' players, for their orders."""
     others = [p for s, p in enumerate(state["players"]) if s != seat]
     unseen = sorted(state["deck"] + [c for p in others for c in p["cards"]])
     chooser.shuffle(unseen)
     for player in others:
         count = len(player["cards"])
         player["cards"], unseen = unseen[:count], unseen[count:]
-        player["orders"] = neutral_orders(player["orders"])
     state["deck"] = unseen
+    return others
 
 
 def neutral_orders(orders: dict) -> dict:

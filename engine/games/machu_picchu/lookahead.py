@@ -22,7 +22,7 @@ from typing import Callable
 
 from engine.core import canonical_json, clone
 
-from . import data, plaza, rules, scoring, view as view_mod
+from . import data, hidden, plaza, rules, scoring, view as view_mod
 
 Chooser = Callable[[dict, int], dict]
 
@@ -68,14 +68,8 @@ def seen_world(state: dict, seat: int) -> dict:
     world = clone(state)
     digest = hashlib.sha256(canonical_json(view_mod.view(state, seat)).encode()).digest()
     chooser = random.Random(int.from_bytes(digest[:8], "big"))
-    others = [p for s, p in enumerate(world["players"]) if s != seat]
-    unseen = sorted(world["deck"] + [c for p in others for c in p["cards"]])
-    chooser.shuffle(unseen)
-    for player in others:
-        count = len(player["cards"])
-        player["cards"], unseen = unseen[:count], unseen[count:]
+    for player in hidden.deal_unseen_cards(world, seat, chooser):
         player["orders"] = dict(data.DEFAULT_ORDERS)
-    world["deck"] = unseen
     return world
 
 
