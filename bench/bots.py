@@ -61,7 +61,7 @@ STRONG_MEDIAN_SECONDS = 0.5   # nor may the typical one
 STRENGTH_CELLS = [(STRONG, EASY), (STRONG, RANDOM), (STRONG, FLAT), (FLAT, STRONG),
                   (RANDOM, STRONG), (EASY, STRONG)]
 GAME_STRENGTH_CELLS = {"incan_gold": [(LEAVE_AT_TEN, STRONG), (FORMER_RULE, STRONG)]}
-BALANCE_PLAYER = STRONG
+BALANCE_PLAYERS = (STRONG, EASY)   # who sits at every seat of a balance table; strong unless asked
 SECTIONS = ("strength", "balance")
 
 
@@ -214,11 +214,12 @@ class Cell:
 def table_labels() -> list[str]:
     """Every kind of table by its label, as ``--table`` takes them."""
     pairs = STRENGTH_CELLS + [pair for extra in GAME_STRENGTH_CELLS.values() for pair in extra]
-    return [f"{lone} among {crowd}" for lone, crowd in pairs] + [f"all {BALANCE_PLAYER}"]
+    return [f"{lone} among {crowd}" for lone, crowd in pairs] + [f"all {BALANCE_PLAYERS[0]}"]
 
 
 def cells(games: list[str], players: list[int] | None, only: str | None,
-          tables: list[str] | None = None, fewest: bool = False) -> list[Cell]:
+          tables: list[str] | None = None, fewest: bool = False,
+          balance_player: str = STRONG) -> list[Cell]:
     """Every table to play, strength first then balance, game by game, fewest players first
     (only the ``tables`` named, when some are; only each game's fewest players if ``fewest``)."""
     found = []
@@ -234,8 +235,9 @@ def cells(games: list[str], players: list[int] | None, only: str | None,
                     found += [Cell(section, name, n, lone, crowd) for lone, crowd in
                               STRENGTH_CELLS + GAME_STRENGTH_CELLS.get(name, [])]
                 else:
-                    found.append(Cell(section, name, n, None, BALANCE_PLAYER))
-    return [cell for cell in found if not tables or cell.label in tables]
+                    found.append(Cell(section, name, n, None, balance_player))
+    return [cell for cell in found if not tables or cell.label in tables
+            or (cell.section == "balance" and f"all {STRONG}" in tables)]
 
 
 def jobs_of(cell: Cell, args) -> list[Job]:
@@ -289,10 +291,10 @@ def balance_summary(results: list[dict]) -> dict:
     }
 
 
-def balance_header(game: str) -> list[str]:
+def balance_header(game: str, crowd: str) -> list[str]:
     title = GAMES[game].title
     rounds = balance_stats.ROUND_WORDS.get(game, "rounds")
-    return [f"## Balance under the strong bot: {title}", "",
+    return [f"## Balance under the {crowd} bot: {title}", "",
             f"| players | games | win % by seat (seat 1 first) | seat furthest from fair, "
             f"win % [95%] | ties % [95%] | winner's margin | score mean (sd) | moves a game "
             f"| {rounds} a game |",
@@ -328,12 +330,12 @@ def summed_counts(results: list[dict]) -> dict:
     return dict(total)
 
 
-def overall_details(game: str, results: list[dict]) -> list[str]:
+def overall_details(game: str, results: list[dict], crowd: str) -> list[str]:
     """The game's tables over every player count played (e.g. Inca Empire's cards by name)."""
     lines = balance_stats.report_overall(game, summed_counts(results), len(results))
     if not lines:
         return []
-    return [f"### {GAMES[game].title}, every player count played, all {BALANCE_PLAYER} "
+    return [f"### {GAMES[game].title}, every player count played, all {crowd} "
             f"({games_text(len(results))})", ""] + lines + [""]
 
 
@@ -382,7 +384,7 @@ def run(args, out=print) -> dict:
     """Play every cell and print its tables; returns the results by cell (for tests)."""
     games = [args.game] if args.game else list(GAMES)
     todo = cells(games, args.players, args.only, args.table,
-                 fewest=args.quick and not args.players)
+                 fewest=args.quick and not args.players, balance_player=args.balance_player)
     for line in header(args, games) + [f"Games to play: {len(todo) * args.games} "
                                        f"({len(todo)} tables of {args.games}).", ""]:
         out(line)
@@ -414,7 +416,7 @@ def report(todo: list[Cell], games: int, played, out) -> dict:
             lines.append(strength_row(cell, results))
         else:
             opens = before is None or (before.section, before.game) != ("balance", cell.game)
-            lines = [""] + balance_header(cell.game) if opens else []
+            lines = [""] + balance_header(cell.game, cell.crowd) if opens else []
             lines.append(balance_row(cell, results))
         if cell.section == "balance" and (after is None or after.game != cell.game):
             lines += [""] + balance_section_details(cell.game, by_cell)
@@ -433,7 +435,8 @@ def balance_section_details(game: str, by_cell: dict[Cell, list[dict]]) -> list[
     mine = [(cell, results) for cell, results in by_cell.items()
             if cell.section == "balance" and cell.game == game]
     lines = [line for cell, results in mine for line in balance_details(cell, results)]
-    return lines + overall_details(game, [r for _, results in mine for r in results])
+    return lines + overall_details(game, [r for _, results in mine for r in results],
+                                   mine[0][0].crowd)
 
 
 def parse(argv: list[str] | None = None):
@@ -452,6 +455,9 @@ def parse(argv: list[str] | None = None):
     parser.add_argument("--table", action="append", choices=table_labels(), metavar="LABEL",
                         help="this kind of table only (repeatable): "
                              + "; ".join(f'"{label}"' for label in table_labels()))
+    parser.add_argument("--balance-player", choices=BALANCE_PLAYERS, default=STRONG,
+                        help="who plays every seat of the balance tables (default strong; "
+                             "easy is cheap enough for hundreds of games a cell)")
     parser.add_argument("--quick", action="store_true",
                         help="a smoke run: few games a cell, each game at its fewest players "
                              "unless --players says otherwise")

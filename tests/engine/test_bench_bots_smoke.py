@@ -112,3 +112,12 @@ def test_naming_tables_plays_only_those():
 def test_a_quick_run_seats_each_game_at_its_fewest_players():
     chosen = bots.cells(["incan_gold", "inca_empire"], None, "balance", fewest=True)
     assert [(c.game, c.players) for c in chosen] == [("incan_gold", 3), ("inca_empire", 2)]
+
+
+def test_balance_tables_can_be_played_by_easy_bots_at_every_seat():
+    """Easy bots are cheap enough for hundreds of games a cell, so the designed values of a game
+    can be checked under them before the strong bot confirms on fewer games."""
+    lines: list[str] = []
+    by_cell = bots.run(tiny_args(only="balance", **{"balance-player": "easy"}), lines.append)
+    assert [cell.label for cell in by_cell] == ["all easy"]
+    assert "## Balance under the easy bot: Incan Gold" in lines
