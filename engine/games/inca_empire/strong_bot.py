@@ -1,18 +1,20 @@
-"""The strong Inca Empire bot's settings: a short look-ahead, then an estimate of the score.
+"""The strong Inca Empire bot's settings: a long random look-ahead, then a score estimate.
 
-A whole game is some 150 to 320 moves, and the easy bot (the rollout policy) takes a fraction
-of a millisecond a move, so a search that played every rollout to the end could afford only a
-handful a decision.  Instead each rollout plays a few moves by the easy bot and then
-estimates what every seat will end with (``estimate``): "Score one point for each token placed
-in the field of play" plus "three of your five goal cards" -- the tokens already on the table,
-the tokens in the Active Pool (most of them will be placed), the cards in hand (each can still
-put tokens down), and each Goal by how close the seat is to it.  The estimates become rewards
-as a share of the win, so the search plays to win, not only to score."""
+A whole game is some 150 to 320 moves.  Measured on paired seeds, uniformly random play values
+an Inca Empire position better than a few careful moves do: a short look-ahead by the easy bot
+lost to flat Monte Carlo with random playouts to the end.  Playing every rollout to the end
+would leave only a handful of iterations a decision, so each rollout plays 40 uniformly random
+moves (cheap: no easy bot to ask) and then estimates what every seat will end with
+(``estimate``): "Score one point for each token placed in the field of play" plus "three of
+your five goal cards" -- the tokens already on the table, the tokens in the Active Pool (most
+of them will be placed), the cards in hand (each can still put tokens down), and each Goal by
+how close the seat is to it.  The estimates become rewards as a share of the win, so the
+search plays to win, not only to score."""
 from __future__ import annotations
 
 import math
 
-from engine.search import Settings, easy_rollout
+from engine.search import Settings, random_rollout
 
 from . import bot, era
 from .data import CARDS, GOALS_BY_ID
@@ -71,5 +73,5 @@ def evaluate(game, state: dict) -> list[float]:
     return [0.8 * w / total + 0.2 * (v - low) / spread for v, w in zip(values, weights)]
 
 
-SETTINGS = Settings(iterations=30, horizon=4, exploration=0.7, rollout=easy_rollout,
+SETTINGS = Settings(iterations=20, horizon=40, exploration=0.7, rollout=random_rollout,
                     evaluate=evaluate)
