@@ -1,7 +1,7 @@
 """What a finished game tells about its own balance, one reader per game, found by game name.
 
 The benchmark plays games; these readers look at each finished state and the moves that led to
-it and count what the issue asks about: how the game ended, how long it ran in the game's own
+it and count what balance is judged by: how the game ended, how long it ran in the game's own
 rounds, which parts of the board were used, which goals and cards paid.  A reader returns plain
 counts (picklable, so games can be played in other processes) that add up over games; the
 matching ``report`` turns the summed counts into markdown tables.
