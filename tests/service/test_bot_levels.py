@@ -300,3 +300,26 @@ def test_a_command_makes_few_strong_decisions_and_the_sweep_plays_the_rest(
         assert sweeps < 500, "the sweeps play the bots on to the end"
     assert sweeps > 1
     verified_by_both(app, data["id"])
+
+
+def test_a_game_of_real_strong_bots_plays_to_its_end_and_verifies(
+        app, client, clock, admin_headers, new_game, monkeypatch):
+    """No stub here: the engine's own strong bot (with a small budget, so the test is quick)
+    plays every seat through the commands and the sweeps, each move recorded as the bot's, and
+    the finished record passes both verifiers."""
+    from dataclasses import replace
+    monkeypatch.setattr(GAME, "search_settings", replace(GAME.search_settings, iterations=4))
+    data, _ = new_game(players=3, seed=11)
+    for seat in range(3):
+        response = client.post(f"/admin/api/games/{data['id']}/seats/{seat}/bot",
+                               json={"level": "strong"}, headers=admin_headers)
+        assert response.status_code == 200, response.get_json()
+    for _ in range(200):
+        if client.get(f"/api/games/{data['id']}", headers=admin_headers).get_json()["status"] != "active":
+            break
+        sweep(app, clock)
+    assert client.get(f"/api/games/{data['id']}", headers=admin_headers).get_json()["status"] == "finished"
+    log = events(client, admin_headers, data["id"])
+    moves = [e for e in log if e["kind"] == "MoveMade"]
+    assert moves and all(e["actor"] == "bot" for e in moves)
+    verified_by_both(app, data["id"])
