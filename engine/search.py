@@ -59,6 +59,9 @@ def action_key(seat: int, action: Action) -> str:
 
 # --------------------------------------------------------------------------- rewards
 
+MARGIN_SHARE = 0.2   # of a reward, the part that is the seat's place between last and first
+
+
 def outcome_rewards(game: Game, state: State) -> list[float]:
     """What a finished game is worth to each seat, in [0, 1]: mostly the share of the win (a
     shared victory splits it), and a little for the score, so that a search that cannot find
@@ -69,10 +72,31 @@ def outcome_rewards(game: Game, state: State) -> list[float]:
     values = [float(scores[s] if isinstance(scores, list) else scores.get(s, scores.get(str(s))))
               for s in range(seats)]
     winners = result["winners"]
+    return rewards([(s in winners) / len(winners) for s in range(seats)], values)
+
+
+def estimate_rewards(values: list[float], scale: float) -> list[float]:
+    """What an unfinished game is worth to each seat, shaped like ``outcome_rewards``: the
+    share of the win is each seat's chance of being ahead (``win_shares``), so a search that
+    stops before the end ranks positions the way it ranks endings."""
+    return rewards(win_shares(values, scale), values)
+
+
+def win_shares(values: list[float], scale: float) -> list[float]:
+    """Each seat's chance of finishing first from these estimates: a softmax, ``scale`` being
+    the lead that makes a seat e (2.7) times likelier to win than the one behind it."""
+    top = max(values)
+    weights = [math.exp((v - top) / scale) for v in values]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def rewards(shares: list[float], values: list[float]) -> list[float]:
+    """Win shares blended with each seat's place between the lowest and highest value."""
     low, high = min(values), max(values)
     spread = (high - low) or 1.0
-    return [0.8 * ((s in winners) / len(winners)) + 0.2 * (values[s] - low) / spread
-            for s in range(seats)]
+    return [(1 - MARGIN_SHARE) * share + MARGIN_SHARE * (v - low) / spread
+            for share, v in zip(shares, values)]
 
 
 def easy_rollout(game: Game, state: State, seat: int, rng: random.Random,

@@ -12,9 +12,7 @@ how close the seat is to it.  The estimates become rewards as a share of the win
 search plays to win, not only to score."""
 from __future__ import annotations
 
-import math
-
-from engine.search import Settings, random_rollout
+from engine.search import Settings, estimate_rewards, outcome_rewards, random_rollout
 
 from . import bot, era
 from .data import CARDS, GOALS_BY_ID
@@ -59,18 +57,12 @@ def goals_worth(state: dict, seat: int, eras_left: int) -> float:
 
 
 def evaluate(game, state: dict) -> list[float]:
-    """Rewards in [0, 1] like ``search.outcome_rewards``: mostly a share of the win (a
-    softmax of the estimates), a little for the estimate itself."""
+    """Rewards in [0, 1] as a finished game gives them: mostly a share of the win (a softmax
+    of the estimates), a little for the estimate itself."""
     if game.outcome(state) is not None:
-        from engine.search import outcome_rewards
         return outcome_rewards(game, state)
     values = [estimate(state, s) for s in range(len(state["players"]))]
-    top = max(values)
-    weights = [math.exp((v - top) / WIN_SHARE_SPREAD) for v in values]
-    total = sum(weights)
-    low = min(values)
-    spread = (top - low) or 1.0
-    return [0.8 * w / total + 0.2 * (v - low) / spread for v, w in zip(values, weights)]
+    return estimate_rewards(values, WIN_SHARE_SPREAD)
 
 
 SETTINGS = Settings(iterations=20, horizon=40, exploration=0.7, rollout=random_rollout,

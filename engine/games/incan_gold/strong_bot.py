@@ -139,13 +139,11 @@ def worth(game, state: dict, seat: int) -> float:
 
 
 def win_chance(scores: list[int], seat: int, rounds_left: int) -> float:
-    """The chance that ``seat`` wins from these scores with ``rounds_left`` rounds to play: a
-    softmax of the scores whose temperature is the logistic scale of how far two seats'
-    scores drift apart in that many rounds (a random walk, one step a round)."""
+    """The chance that ``seat`` wins from these scores with ``rounds_left`` rounds to play: the
+    scale is the logistic scale of how far two seats' scores drift apart in that many rounds
+    (a random walk, one step a round)."""
     scale = LOGISTIC * ROUND_SPREAD / math.sqrt(len(scores)) * math.sqrt(rounds_left)
-    top = max(scores)
-    weights = [math.exp((s - top) / scale) for s in scores]
-    return weights[seat] / sum(weights)
+    return search.win_shares(scores, scale)[seat]
 
 
 def forget_the_record(world: dict) -> None:

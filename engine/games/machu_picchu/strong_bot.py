@@ -29,11 +29,10 @@ all telling the same story.
 """
 from __future__ import annotations
 
-import math
 import random
 
 from engine.core import find_legal, without_label
-from engine.search import Settings, ismcts_action
+from engine.search import Settings, estimate_rewards, ismcts_action
 
 from . import bot, lookahead, rules
 
@@ -41,7 +40,6 @@ CANDIDATES = 3         # the root moves searched: those the lookahead values mos
 SEARCHED = frozenset({"move", "free_inca"})   # the decisions the tree branches on
 WANDER = 0.05         # a rollout's Prince move is uniformly random this often
 WIN_SPREAD = 12.0      # estimate points that make one seat e times likelier to be ahead
-MARGIN_SHARE = 0.2     # of a reward, the share that is the margin (as in a finished game)
 
 
 def searched(state: dict) -> bool:
@@ -60,11 +58,7 @@ def evaluate(game, state: dict) -> list[float]:
     being ahead (a softmax of the estimates) and a little for its place between the lowest
     and the highest estimate."""
     values = [lookahead.value(state, s) for s in range(state["n"])]
-    best, low = max(values), min(values)
-    odds = [math.exp((v - best) / WIN_SPREAD) for v in values]
-    total, spread = sum(odds), (best - low) or 1.0
-    return [(1 - MARGIN_SHARE) * o / total + MARGIN_SHARE * (v - low) / spread
-            for o, v in zip(odds, values)]
+    return estimate_rewards(values, WIN_SPREAD)
 
 
 SETTINGS = Settings(iterations=80, horizon=12, exploration=0.7, rollout=rollout,
