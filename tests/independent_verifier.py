@@ -31,7 +31,7 @@ KINDS = {  # kind: (has a seat, the actors it allows)
     "VacationEnded": (True, {"the seat", "system"}), "MessagePosted": (True, {"the seat"}),
     "SeedRevealed": (False, {"system"}), "GameImported": (False, {"admin"}),
     "RollbackProposed": (False, {"admin"}), "RollbackConsented": (True, {"the seat"}),
-    "RollbackDeclined": (True, {"the seat"}),
+    "RollbackDeclined": (True, {"the seat"}), "TimeoutOrderSet": (True, {"the seat"}),
 }
 NEEDS = {"MoveMade": {"active"}, "TurnTimedOut": {"active"}, "Undone": {"active"},
          "GamePaused": {"active"}, "GameResumed": {"paused"},
@@ -40,9 +40,10 @@ NEEDS = {"MoveMade": {"active"}, "TurnTimedOut": {"active"}, "Undone": {"active"
          "RolledBack": {"active", "paused", "finished"},
          "MessagePosted": {"active", "paused", "finished"},
          "SeedRevealed": {"finished", "abandoned"}, "RollbackProposed": {"active", "paused"},
-         "RollbackConsented": {"active", "paused"}, "RollbackDeclined": {"active", "paused"}}
+         "RollbackConsented": {"active", "paused"}, "RollbackDeclined": {"active", "paused"},
+         "TimeoutOrderSet": {"active", "paused"}}
 # What may stand between a rollback's proposal and the rollback (besides consents to it).
-KEEPS_OPEN = {"MessagePosted", "VacationStarted", "VacationEnded"}
+KEEPS_OPEN = {"MessagePosted", "VacationStarted", "VacationEnded", "TimeoutOrderSet"}
 
 
 class Fails(Exception):
@@ -160,6 +161,7 @@ def _actor_allowed(actor: str, allowed: set, seat, players: int) -> bool:
 
 
 def _events(events: list, players: int, version: int) -> None:
+    orders = {}
     for index, e in enumerate(events):
         need(e["kind"] in KINDS and (e["kind"] == "GameCreated") == (index == 0), "3.1")
         has_seat, allowed = KINDS[e["kind"]]
@@ -171,8 +173,15 @@ def _events(events: list, players: int, version: int) -> None:
             need(type(to) is int and 1 <= to < e["seq"], "3.4")
         if e["kind"] == "GameImported":
             need(hexn(e["payload"].get("source_last_hash"), 64), "3.5")
-        if e["kind"] in ("SeatBotted", "TurnTimedOut") and "level" in e["payload"]:
+        if e["kind"] in ("SeatBotted", "TurnTimedOut", "TimeoutOrderSet") \
+                and "level" in e["payload"]:
             need(e["payload"]["level"] in ("easy", "strong"), "3.7")
+        if e["kind"] == "TimeoutOrderSet":
+            orders[seat] = e["payload"].get("level")
+        if e["kind"] == "TurnTimedOut" and "ordered" in e["payload"]:
+            p = e["payload"]
+            need(p["ordered"] is True and p.get("policy") == "bot" and p.get("level") is not None
+                 and orders.get(seat) == p.get("level"), "3.8")
     reveals = [i for i, e in enumerate(events) if e["kind"] == "SeedRevealed"]
     if version == 1:
         need(not reveals, "3.6")

@@ -5,6 +5,7 @@ marked done in the same transaction as what it caused, so several sweepers never
 twice, and a crash between the two leaves it pending for the next sweep."""
 from __future__ import annotations
 
+import dataclasses
 import logging
 from datetime import datetime
 
@@ -14,7 +15,7 @@ from service.store import events as store
 
 from service.store import timekeeping
 
-from service.application import vacation
+from service.application import timeout_orders, vacation
 from service.store.admins import game_admin_addresses, site_admin_addresses
 from service.store.db import Database, DatabaseFailure, Session
 from service.store.loading import Loaded, load
@@ -126,7 +127,8 @@ def fire(session: Session, deadline: DeadlineRow, now: datetime, domain: str) ->
     if deadline.kind.startswith("reminder") and timeout_at > now:
         return _remind(session, loaded, deadline, timeout_at, now, domain)
     deadline.status, deadline.kind, deadline.due_at = "done", "timeout", timeout_at
-    if _vacation_left(clock, loaded, now):
+    if (timeout_orders.order_of(loaded.events, deadline.seat) is None
+            and _vacation_left(clock, loaded, now)):
         return vacation.start(session, loaded, deadline.seat, now, domain, SYSTEM, auto=True)
     return time_out(session, loaded, deadline.seat, now, domain, deadline.id)
 
@@ -167,8 +169,12 @@ def _vacation_left(clock: SeatClockRow, loaded: Loaded, now: datetime) -> bool:
 
 def time_out(session: Session, loaded: Loaded, seat: int, now: datetime, domain: str,
              deadline_id: int | None = None) -> Owed:
-    """The seat's time ran out: apply the game's policy as an event everyone is told about."""
+    """The seat's time ran out: apply the seat's own order (``timeout_orders``), else the
+    game's policy, as an event everyone is told about."""
     clock = timekeeping.clock_of(loaded.first.payload)
+    ordered = timeout_orders.order_of(loaded.events, seat)
+    if ordered is not None:
+        clock = dataclasses.replace(clock, timeout_policy="bot", timeout_bot_level=ordered)
     if clock.timeout_policy == "pause":
         event = store.append(session, loaded.row.id, loaded.seq + 1, loaded.head_hash, "GamePaused",
                              {"reason": "timeout", "seat": seat}, SYSTEM, now)
@@ -181,6 +187,8 @@ def time_out(session: Session, loaded: Loaded, seat: int, now: datetime, domain:
     game, state = loaded.game, loaded.state
     chosen = listed_or_first(game.legal_actions(state, seat), _policy_action(game, state, seat, clock))
     level = {"level": clock.timeout_bot_level} if clock.timeout_policy == "bot" else {}
+    if ordered is not None:
+        level["ordered"] = True
     record_move(session, loaded, "TurnTimedOut", seat, chosen, SYSTEM, now,
                 policy=clock.timeout_policy, **level)
     play_bots(session, loaded, now)

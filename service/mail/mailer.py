@@ -121,16 +121,21 @@ def clock_summary(clock: dict) -> list[dict]:
              phrase("reminders {marks} before the deadline",
                     marks=[hours_text(h) for h in c.reminder_hours])
              if c.reminder_hours else phrase("no reminders"),
-             {"default": phrase("when time runs out, the game plays a safe default move"),
-              "standing": phrase("when time runs out, the game plays your standing choice"),
-              "pause": phrase("when time runs out, the game pauses"),
-              "bot": phrase("when time runs out, {bot} decides for you",
-                            bot=bot_levels.the_bot(c.timeout_bot_level))}.get(
-                  c.timeout_policy, c.timeout_policy),
+             timeout_rule(c),
              amount_text(c.vacation_days, counted("{n} vacation day", "{n} vacation days", 1))]
     if c.weekend_pause:
         lines.append(phrase("clocks stop on Saturdays and Sundays (UTC)"))
     return lines
+
+
+def timeout_rule(c) -> dict | str:
+    """What the table's clock does when a player's time runs out, as a phrase."""
+    return {"default": phrase("when time runs out, the game plays a safe default move"),
+            "standing": phrase("when time runs out, the game plays your standing choice"),
+            "pause": phrase("when time runs out, the game pauses"),
+            "bot": phrase("when time runs out, {bot} decides for you",
+                          bot=bot_levels.the_bot(c.timeout_bot_level))}.get(
+                c.timeout_policy, c.timeout_policy)
 
 
 def hours_text(hours: float) -> dict:

@@ -201,11 +201,13 @@ SYSTEM, BOT = "system", "bot"
 IMPORTED = "GameImported"
 SEATED_KINDS = frozenset({"MoveMade", "TurnTimedOut", "Undone", "SeatReplaced", "SeatBotted",
                           "VacationStarted", "VacationEnded", "MessagePosted",
-                          "RollbackConsented", "RollbackDeclined"})
-# Events that may name the level of the bot that plays (rule 3.7): a hand-over, and a timeout
-# a bot decided; written by the service's own words, not the engine's (``engine.search.LEVELS``
+                          "RollbackConsented", "RollbackDeclined", "TimeoutOrderSet"})
+# Events that may name the level of the bot that plays (rule 3.7): a hand-over, a timeout a
+# bot decided, and a player's order for their timeouts; written by the service's own words, not the engine's (``engine.search.LEVELS``
 # says the same two), so a verifier reads them from the rules document alone.
-LEVELLED_KINDS = frozenset({"SeatBotted", "TurnTimedOut"})
+LEVELLED_KINDS = frozenset({"SeatBotted", "TurnTimedOut", "TimeoutOrderSet"})
+# A player's own order that a bot of a level decide when their time runs out (rule 3.8).
+TIMEOUT_ORDER = "TimeoutOrderSet"
 BOT_LEVELS = ("easy", "strong")
 # Events that may follow SeedRevealed: table talk at a finished game, and an import's mark.
 AFTER_REVEAL = frozenset({"MessagePosted", IMPORTED})
@@ -225,6 +227,7 @@ ACTORS = {
     "GamePaused": {"admin", SYSTEM}, "GameResumed": {"admin"}, "GameAbandoned": {"admin"},
     "VacationStarted": {"the seat", SYSTEM}, "VacationEnded": {"the seat", SYSTEM},
     "MessagePosted": {"the seat"}, REVEAL_EVENT: {REVEALER}, IMPORTED: {"admin"},
+    TIMEOUT_ORDER: {"the seat"},
 }
 
 
@@ -510,6 +513,7 @@ def _chain(found: _Record, verdict: Verdict) -> tuple[_Record, str]:
 def _event_rules(found: _Record, verdict: Verdict) -> tuple[_Record, str]:
     seats = len(found.names)
     reveals = [e for e in found.events if e.kind == REVEAL_EVENT]
+    orders: dict[int, Any] = {}
     for event in found.events:
         said = _said(event, found.names)
         if event.kind not in ACTORS:
@@ -523,6 +527,7 @@ def _event_rules(found: _Record, verdict: Verdict) -> tuple[_Record, str]:
             raise Broken(f"{said} is recorded as done by {_shown(event.actor)}, who may not "
                          "do that")
         _target(event, said)
+        _ordered(event, said, orders)
     _reveal_place(found, reveals)
     imports = sum(e.kind == IMPORTED for e in found.events)
     return found, ("every event is of a known kind, by whom it may be, in its place"
@@ -541,6 +546,21 @@ def _target(event: Event, said: str) -> None:
             and event.payload["level"] not in BOT_LEVELS):
         raise Broken(f"{said} names the bot level {_shown(event.payload['level'])}, not one of "
                      f"{', '.join(BOT_LEVELS)}")
+
+
+def _ordered(event: Event, said: str, orders: dict[int, Any]) -> None:
+    """A timeout the record says a player's own order decided must follow that player's
+    order for a bot of the same level, still in force: the service cannot claim a consent
+    nobody gave."""
+    seat = event.payload.get("seat")
+    if event.kind == TIMEOUT_ORDER:
+        orders[seat] = event.payload.get("level")
+    elif event.kind == "TurnTimedOut" and "ordered" in event.payload:
+        level = event.payload.get("level")
+        if (event.payload["ordered"] is not True or event.payload.get("policy") != "bot"
+                or level is None or orders.get(seat) != level):
+            raise Broken(f"{said} says the player's own order chose the bot, but no order of "
+                         "theirs for that bot was in force")
 
 
 def _reveal_place(found: _Record, reveals: list[Event]) -> None:
@@ -686,7 +706,7 @@ STATUS_NEEDED = {
     "GameAbandoned": ("active", "paused"), "VacationStarted": ("active", "paused"),
     "MessagePosted": ("active", "paused", "finished"), "RollbackProposed": ("active", "paused"),
     "RollbackConsented": ("active", "paused"), "RollbackDeclined": ("active", "paused"),
-    REVEAL_EVENT: ENDED,
+    TIMEOUT_ORDER: ("active", "paused"), REVEAL_EVENT: ENDED,
 }
 STATUS_LEFT = {"GamePaused": "paused", "GameResumed": "active", "GameAbandoned": "abandoned"}
 
@@ -820,7 +840,7 @@ EVENT_WORDS = {
     "MessagePosted": "a message from {name}", REVEAL_EVENT: "the seed's reveal",
     "RollbackProposed": "a proposed rollback", "RollbackConsented": "{name}'s consent to a rollback",
     "RollbackDeclined": "{name}'s refusal of a rollback",
-    IMPORTED: "the game's import",
+    TIMEOUT_ORDER: "{name}'s order for when their time runs out", IMPORTED: "the game's import",
 }
 
 

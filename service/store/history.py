@@ -25,8 +25,9 @@ ENGINE_EVENTS = frozenset({"MoveMade", "TurnTimedOut"})
 PROPOSAL_EVENTS = frozenset({"RollbackProposed", "RollbackConsented", "RollbackDeclined"})
 # Events that change nothing any seat decides on (the engine state is untouched), so they
 # leave earlier links fresh: a vacation switched on or off, a message to the table, a
-# rollback's proposal and the answers to it.
-INFO_EVENTS = frozenset({"VacationStarted", "VacationEnded", "MessagePosted"}) | PROPOSAL_EVENTS
+# player's order for when their time runs out, a rollback's proposal and the answers to it.
+INFO_EVENTS = (frozenset({"VacationStarted", "VacationEnded", "MessagePosted", "TimeoutOrderSet"})
+               | PROPOSAL_EVENTS)
 # The event that ends a game's secrecy: its seed and salt, appended when the game ends
 # (``service.store.fairness``).  It changes no state; after it the game can no longer be rewound.
 REVEAL_EVENT = "SeedRevealed"

@@ -150,6 +150,9 @@ def described(loaded, index: int, reveal: bool) -> dict:
                           move=p.get("say") or p.get("label") or canonical_json(p.get("action")))
         return phrase("{player} made a move", player=who)
     if event.kind == "TurnTimedOut":
+        if p.get("ordered"):
+            return phrase("{player}'s turn timed out; {bot} chose for them, as they had asked",
+                          player=seat_name(p.get("seat")), bot=bot_levels.the_bot(p.get("level")))
         if p.get("policy") == "bot":
             return phrase("{player}'s turn timed out; {bot} chose for them",
                           player=seat_name(p.get("seat")), bot=bot_levels.the_bot(p.get("level")))
@@ -208,6 +211,12 @@ def _table_words(event, seat_name) -> Phrase | None:
         return phrase("{player}'s vacation ended", player=seat_name(p.get("seat")))
     if event.kind == "MessagePosted":
         return phrase("{player} wrote to the table", player=seat_name(p.get("seat")))
+    if event.kind == "TimeoutOrderSet":
+        if p.get("level"):
+            return phrase("{player} asked {bot} to decide whenever their time runs out",
+                          player=seat_name(p.get("seat")), bot=bot_levels.the_bot(p.get("level")))
+        return phrase("{player} left their timeouts to the table's rule",
+                      player=seat_name(p.get("seat")))
     if event.kind == REVEAL_EVENT:
         return term("revealed the game's seed: anyone may now check every card and move")
     return None

@@ -37,6 +37,11 @@ def choices() -> list[tuple[str, str]]:
     return [(level, CHOICES[level]) for level in LEVELS]
 
 
+def levels_named() -> list[tuple[str, Phrase]]:
+    """(code, "the strong bot") for each level, the easy bot first."""
+    return [(level, the_bot(level)) for level in LEVELS]
+
+
 def seat_names(levels: list[str], language: str = "en") -> list[str]:
     """The names of bot seats filled at a start, in the game's language (a seat's name is one
     text, stored and shown as it is, like a player's own): "Strong bot", "Strong bot 2", ..."""

@@ -35,7 +35,8 @@ _SEAT_EVENTS = {"MessagePosted": N_("{player} wrote to the table."),
                 "VacationStarted": N_("{player} went on vacation."),
                 "VacationEnded": N_("{player} is back from vacation."),
                 "RollbackConsented": N_("{player} agreed to the proposed rollback"),
-                "RollbackDeclined": N_("{player} declined the proposed rollback")}
+                "RollbackDeclined": N_("{player} declined the proposed rollback"),
+                "TimeoutOrderSet": N_("{player} chose what happens when their time runs out.")}
 
 
 @dataclass(frozen=True)

@@ -72,6 +72,8 @@ def _register(app: Flask, settings: Settings) -> None:
     app.register_blueprint(channel.bp)  # a game's chat channel: its webhooks
     from service.web import vacation
     app.register_blueprint(vacation.bp)
+    from service.web import timeout_order
+    app.register_blueprint(timeout_order.bp)  # a player's "let a bot decide" for their seat
     from service.web import rollback_consent
     app.register_blueprint(rollback_consent.bp)  # a seat's answer to a proposed rollback
     from service.web import zones

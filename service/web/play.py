@@ -6,8 +6,9 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import get_translations, gettext
 
 from engine import IllegalAction
-from service.application import rematches
+from service.application import rematches, timeout_orders
 from service.application.admin_commands import undo_label, undo_move
+from service.mail import mailer
 from service.store import notes, timekeeping
 from service.store.imports import was_imported
 from service.application.confirmations import named, own_move
@@ -16,6 +17,7 @@ from service.web.feeds import links as feed_links
 from service.web.channel import seat_channel
 from service.web.errors import told
 from service.application.games import is_fresh
+from service.view import bot_levels
 from service.view.i18n import page_language, said
 from service.application.moves import load_for_secret, make_move, resolve_seat
 from service.view.presenter import seat_context
@@ -52,6 +54,9 @@ def page(secret: str):
     context["undo"], context["notes"] = undo, own_notes
     context["notes_limit"] = notes.MAX_NOTES
     context["clocks"], context["my_zone"] = clocks, zone
+    context["timeout_order"] = timeout_orders.order_of(loaded.events, seat)
+    context["table_rule"] = mailer.timeout_rule(timekeeping.clock_of(loaded.first.payload))
+    context["timeout_order_bots"] = bot_levels.levels_named()
     return render_template("pages/play.html", **context)
 
 
