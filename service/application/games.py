@@ -97,7 +97,8 @@ def create_game(session: Session, name: str, players: list[dict], seed: int | No
     }, actor, now, sealed=sealed)
     loaded = Loaded(session.get(GameRow, game_id), seats, [event], game, state)
     _seat_bots(session, loaded, players, actor, now)
-    return game_id, Outcome(1, queue_mail(session, loaded, None, now, domain, start=True))
+    return game_id, Outcome(loaded.seq, queue_mail(session, loaded, None, now, domain,
+                                                   start=True))
 
 
 def _seat_bots(session: Session, loaded: Loaded, players: list[dict], actor: str,

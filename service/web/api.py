@@ -20,7 +20,7 @@ from service.store.models import SeatRow
 from service.web import notes as notes_pages
 from service.view.presenter import secret_for
 from service.view.i18n import translate
-from service.core.validation import (BadInput, bounded_number, json_document, one_address,
+from service.core.validation import (BadInput, bot_level, bounded_number, json_document, one_address,
                                 person_name)
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -74,13 +74,22 @@ def _players(data: dict) -> list[dict]:
         who = f"players[{i}]"
         if not isinstance(player, dict):
             raise ApiError(400, f"{who} must be an object {{name, email}}")
-        clean.append({"name": person_name(player.get("name"), who),
-                      "email": one_address(player.get("email"), who)})
-    repeated = first_repeated_person([player["email"] for player in clean])
+        clean.append(_player(player, who))
+    repeated = first_repeated_person([player["email"] for player in clean if player["email"]])
     if repeated is not None:
         raise ApiError(400, render(one_seat_each(repeated)) + "; one person holds one seat "
                        "(addresses that differ only in capitals or a +tag are one person)")
     return clean
+
+
+def _player(player: dict, who: str) -> dict:
+    """A person (name and address), or a seat a bot plays from the start (name and
+    ``bot_level``, no address: nobody is mailed for it)."""
+    name = person_name(player.get("name"), who)
+    if "bot_level" in player and "email" not in player:
+        return {"name": name, "email": "", "bot_level": bot_level(player["bot_level"],
+                                                                  f"{who}.bot_level")}
+    return {"name": name, "email": one_address(player.get("email"), who)}
 
 
 def _seed(data: dict) -> int | None:
@@ -107,7 +116,8 @@ def create():
                 for s in loaded.seats]
     svc.dispatch_owed(outcome.owed)
     return jsonify(id=game_id, seq=outcome.seq, seats=[
-        {"seat": i, "name": p["name"], "play_url": urls[i]} for i, p in enumerate(players)]), 201
+        {"seat": i, "name": p["name"], "play_url": None if p.get("bot_level") else urls[i]}
+        for i, p in enumerate(players)]), 201
 
 
 @bp.get("/games/<game_id>")

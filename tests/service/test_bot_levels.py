@@ -18,7 +18,7 @@ from service.store import fairness
 from service.store.loading import load
 from service.view.feeds import public_words
 from service.view.i18n import translate
-from service.store.models import OutboxRow, PendingGameRow, SeatRow
+from service.store.models import GameRow, OutboxRow, PendingGameRow, SeatRow
 from tests import independent_verifier
 from tests.conftest import secret_from_url
 from tests.service.test_rematch_by_consent import ask as ask_rematch
@@ -323,3 +323,38 @@ def test_a_game_of_real_strong_bots_plays_to_its_end_and_verifies(
     moves = [e for e in log if e["kind"] == "MoveMade"]
     assert moves and all(e["actor"] == "bot" for e in moves)
     verified_by_both(app, data["id"])
+
+
+def test_the_api_seats_bots_from_the_start_without_an_address_or_mail(
+        app, client, admin_headers, strong_calls):
+    body = {"game": "incan_gold", "seed": 5,
+            "players": [{"name": "Ana", "email": "ana@example.com"},
+                        {"name": "Strong bot", "bot_level": "strong"},
+                        {"name": "Easy bot", "bot_level": "easy"}]}
+    response = client.post("/api/games", json=body, headers=admin_headers)
+    assert response.status_code == 201, response.get_json()
+    created = response.get_json()
+    assert [s["play_url"] is None for s in created["seats"]] == [False, True, True]
+    log = events(client, admin_headers, created["id"])
+    botted = [(e["payload"]["seat"], e["payload"]["level"], e["actor"]) for e in log
+              if e["kind"] == "SeatBotted"]
+    assert botted == [(1, "strong", "admin"), (2, "easy", "admin")]
+    assert created["seq"] == log[-1]["seq"] > 1, "the bots played their first decision at once"
+    assert strong_calls == [1]
+    with svc(app).db.reading() as session:
+        mailed = {row.seat for row in session.scalars(
+            select(OutboxRow).where(OutboxRow.game_id == created["id"]))}
+    assert mailed == {0}, "only the person is mailed"
+
+
+def test_the_api_refuses_an_unknown_level_for_a_seat_and_creates_nothing(
+        app, client, admin_headers):
+    body = {"game": "incan_gold",
+            "players": [{"name": "Ana", "email": "ana@example.com"},
+                        {"name": "B", "email": "b@example.com"},
+                        {"name": "Bot", "bot_level": "genius"}]}
+    response = client.post("/api/games", json=body, headers=admin_headers)
+    assert response.status_code == 400
+    assert "must be one of easy, strong" in response.get_json()["error"]
+    with svc(app).db.reading() as session:
+        assert session.scalars(select(GameRow)).all() == []
