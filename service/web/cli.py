@@ -153,7 +153,7 @@ def verify(game_id: str | None):
         ids = [game_id] if game_id else all_game_ids(session)
         for gid in ids:
             report = verify_chain(gid, store.load(session, gid))
-            status = "ok" if report.ok else f"BROKEN at seq {report.broken_at}: {report.reason}"
+            status = "ok" if report.ok else f"BROKEN at event {report.broken_at}: {report.reason}"
             click.echo(f"{gid}: {report.events} events, {status}")
             broken += not report.ok
     sys.exit(1 if broken else 0)

@@ -51,7 +51,7 @@ def test_an_edited_event_row_fails_verify_on_the_cli_and_on_the_page(app, client
         conn.execute(text("UPDATE events SET actor = 'seat:2' WHERE game_id = :g AND seq = 2"),
                      {"g": data["id"]})
     result = runner.invoke(args=["chasqui", "verify", data["id"]])
-    assert result.exit_code == 1 and "BROKEN at seq 2" in result.output
+    assert result.exit_code == 1 and "BROKEN at event 2" in result.output
     page = client.get(f"/admin/games/{data['id']}").get_data(as_text=True)
     assert "BROKEN at step 2: hash does not match content" in page
     assert page.count("does not verify") == 1
