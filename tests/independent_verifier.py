@@ -178,6 +178,8 @@ def _events(events: list, players: int, version: int) -> None:
             need(e["payload"]["level"] in ("easy", "strong"), "3.7")
         if e["kind"] == "TimeoutOrderSet":
             orders[seat] = e["payload"].get("level")
+        if e["kind"] == "SeatReplaced":
+            orders.pop(seat, None)
         if e["kind"] == "TurnTimedOut" and "ordered" in e["payload"]:
             p = e["payload"]
             need(p["ordered"] is True and p.get("policy") == "bot" and p.get("level") is not None

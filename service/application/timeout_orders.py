@@ -28,10 +28,16 @@ CHOICES = (TABLE,) + LEVELS
 
 
 def order_of(events, seat: int) -> str | None:
-    """The level of the bot the seat's last order asks for, or None (the table's rule)."""
+    """The level of the bot the seat's last order asks for, or None (the table's rule).  A
+    new player in the seat (``SeatReplaced``) starts with no order: only the player who gave
+    an order consented to it."""
     for event in reversed(events):
-        if event.kind == KIND and event.payload.get("seat") == seat:
+        if event.payload.get("seat") != seat:
+            continue
+        if event.kind == KIND:
             return event.payload.get("level")
+        if event.kind == "SeatReplaced":
+            return None
     return None
 
 

@@ -555,6 +555,8 @@ def _ordered(event: Event, said: str, orders: dict[int, Any]) -> None:
     seat = event.payload.get("seat")
     if event.kind == TIMEOUT_ORDER:
         orders[seat] = event.payload.get("level")
+    elif event.kind == "SeatReplaced":
+        orders.pop(seat, None)   # a new player has given no order
     elif event.kind == "TurnTimedOut" and "ordered" in event.payload:
         level = event.payload.get("level")
         if (event.payload["ordered"] is not True or event.payload.get("policy") != "bot"

@@ -150,3 +150,29 @@ def test_a_timeout_decided_by_the_players_order_verifies_and_a_claimed_order_wit
         verdict = fairness.check_record(forged)
         assert [c.name for c in verdict.checks if not c.ok] == ["the events"]
         assert independent_verifier.verify(forged) == (False, "not proven", "3.8")
+
+
+def test_a_new_player_in_the_seat_starts_without_the_old_players_order():
+    from types import SimpleNamespace as Event
+    from service.application.timeout_orders import order_of
+    log = [Event(kind="TimeoutOrderSet", payload={"seat": 1, "level": "strong"}),
+           Event(kind="SeatReplaced", payload={"seat": 0, "name": "Zoe"})]
+    assert order_of(log, 1) == "strong", "another seat's newcomer changes nothing"
+    log.append(Event(kind="SeatReplaced", payload={"seat": 1, "name": "Yan"}))
+    assert order_of(log, 1) is None
+
+
+def test_a_timeout_claiming_an_order_given_before_a_new_player_took_the_seat_fails(
+        app, client, clock, new_game):
+    record = ordered_record(app, client, clock, new_game)
+
+    def newcomer_before_the_timeout(r):
+        at = next(i for i, e in enumerate(r["events"]) if e["kind"] == "TurnTimedOut"
+                  and e["payload"].get("ordered"))
+        replaced = dict(r["events"][at], kind="SeatReplaced", actor="admin",
+                        payload={"seat": 0, "name": "Zoe", "previous_name": "P0",
+                                 "schema_version": r["events"][at]["payload"]["schema_version"]})
+        r["events"].insert(at, replaced)
+    forged = kit.forged(record, newcomer_before_the_timeout)
+    assert not fairness.check_record(forged).ok
+    assert independent_verifier.verify(forged) == (False, "not proven", "3.8")
