@@ -14,8 +14,8 @@ this one, what is the game worth to me if I stay now, and if I leave now?*
   is the choice's alone).
 * Who the others are: each other seat still inside plays a kind of player drawn, world by
   world, from what the public record says of it (``seat_types.py``: the easy rule at several
-  courages, or "leave once carrying T gems"); pending choices of this turn are drawn again by
-  that kind.  The seat itself plays the easy rule for its later turns (``opponent_model.py``).
+  courages, "leave once carrying T gems", "leave once the path holds G gems"); pending choices
+  of this turn are drawn again by that kind.  The seat itself plays the easy rule for its later turns (``opponent_model.py``).
   Why not the easy rule for everyone: strong seats that all reckon "the others will leave,
   staying will pay" all stay and bust together, and a seat that stays on until it carries ten
   gems collects what seats modelled as cautious leave behind; the record shows who is bold.
@@ -24,13 +24,19 @@ this one, what is the game worth to me if I stay now, and if I leave now?*
   standings.  They are valued by ``worth``: mostly the chance to win from them (exact once the
   game is over), so a choice is judged by whether it wins, not by gems alone: a lone leaver
   takes the artifacts, and a leader near the end can bank where a trailer must gamble.
-* The choice: staying plays with the chance that staying is the better choice, judged from
-  the mean and the standard error of the differences over the worlds.  A clear difference is
-  followed every time; only where the worlds cannot tell the two apart does the seat mix, so
-  identical seats at one table do not all leave together, and the same view always gives the
-  same choice (drawn with ``search.decision_rng``).  Why not regret matching (the former
-  rule): over a few dozen worlds it mixed even where one choice was worth gems more, and every
-  such coin toss gave up gems to whoever played steadily.
+* Regret matching (Hart and Mas-Colell 2000): the regret of each choice is summed over the
+  worlds against the mixed strategy of the moment; a strategy plays each choice in proportion
+  to its positive regret.  A choice that loses in nearly every world is never played; near
+  indifference the seat mixes, so identical seats at one table do not all leave together, and
+  the same view always gives the same choice (drawn with ``search.decision_rng``).
+* Two estimates, half the worlds each.  In the first the seats still to answer this turn play
+  their kinds; in the second they leave with the chance the first estimate gives this seat --
+  what seats like this one would do.  The seat plays the average of the two.  Why: the seats
+  that answer together with this one see what it sees, and strong seats among them reason as
+  it does; a seat that counts on being the only one to leave (and take the path's gems) or the
+  only one to stay misjudges exactly the turns where they all move alike: with the kinds alone
+  and no second estimate, a player who stays until it carries ten gems won among strong bots
+  far more often than its fair share, more often than with the second estimate.
 
 One choice is made without search: with no hazard showing and nothing on the path to take,
 staying cannot lose anything ("A hazard is harmless the first time its kind shows in a round"
@@ -41,7 +47,6 @@ from __future__ import annotations
 
 import math
 import random
-import statistics
 
 from engine import search
 from engine.core import clone
@@ -74,8 +79,34 @@ def action(game, state: dict, seat: int) -> dict:
     chooser = search.decision_rng(game, state, seat, "incan gold stay or leave")
     iterations = (game.search_settings or SETTINGS).iterations
     belief = seat_types.beliefs(game.view(state, seat))
-    gaps = [stay_over_leave(game, state, seat, chooser, belief) for _ in range(iterations)]
-    return by_type[STAY if chooser.random() < chance_stay_is_better(gaps) else LEAVE]
+    first = strategy(regret_sums(game, state, seat, chooser, iterations // 2, belief, None))
+    second = strategy(regret_sums(game, state, seat, chooser, iterations - iterations // 2,
+                                  belief, first[LEAVE]))
+    return by_type[STAY if chooser.random() < (first[STAY] + second[STAY]) / 2 else LEAVE]
+
+
+def regret_sums(game, state: dict, seat: int, chooser: random.Random, iterations: int,
+                belief: dict[int, list[float]], peers_leave: float | None) -> dict[str, float]:
+    """Regrets summed over ``iterations`` worlds.  Only the gap between the choices moves a
+    regret (a worth common to both cancels), so staying is scored by its gap and leaving by 0."""
+    regrets = {STAY: 0.0, LEAVE: 0.0}
+    for _ in range(iterations):
+        worth = {STAY: stay_over_leave(game, state, seat, chooser, belief, peers_leave),
+                 LEAVE: 0.0}
+        mixed = strategy(regrets)
+        expected = sum(mixed[c] * worth[c] for c in worth)
+        for choice in worth:
+            regrets[choice] += worth[choice] - expected
+    return regrets
+
+
+def strategy(regrets: dict[str, float]) -> dict[str, float]:
+    """Regret matching: each choice in proportion to its positive regret (even when none)."""
+    positive = {c: max(r, 0.0) for c, r in regrets.items()}
+    total = sum(positive.values())
+    if total <= 0:
+        return {c: 1 / len(positive) for c in positive}
+    return {c: r / total for c, r in positive.items()}
 
 
 def nothing_to_lose(state: dict) -> bool:
@@ -86,8 +117,9 @@ def nothing_to_lose(state: dict) -> bool:
 
 
 def stay_over_leave(game, state: dict, seat: int, chooser: random.Random,
-                    belief: dict[int, list[float]]) -> float:
-    """In one imagined world: what staying is worth to ``seat`` more than leaving."""
+                    belief: dict[int, list[float]], peers_leave: float | None) -> float:
+    """In one imagined world: what staying is worth to ``seat`` more than leaving (with
+    ``peers_leave``, the seats still to answer this turn leave with that chance)."""
     world = game.determinize(state, seat, chooser)
     forget_the_record(world)
     kinds = {other: seat_types.draw_kind(weights, chooser)
@@ -97,29 +129,24 @@ def stay_over_leave(game, state: dict, seat: int, chooser: random.Random,
                if other != seat and p["in_temple"] and p["choice"] is not None]
     opponent_model.choose_pending(world, decided, opponent_model.FreshMoods(chooser), kinds)
     moods = opponent_model.Dispositions(chooser, len(state["players"]))
-    return (game_worth(game, world, seat, STAY, moods, kinds)
-            - game_worth(game, world, seat, LEAVE, moods, kinds))
-
-
-def chance_stay_is_better(gaps: list[float]) -> float:
-    """The chance that staying is worth more, by the mean gap over its standard error (a
-    normal reading of the sampling error; no error at all gives a plain answer)."""
-    mean = statistics.fmean(gaps)
-    error = statistics.stdev(gaps) / math.sqrt(len(gaps)) if len(gaps) > 1 else 0.0
-    if error <= 0:
-        return 1.0 if mean >= 0 else 0.0
-    return 0.5 * (1 + math.erf(mean / error / math.sqrt(2)))
+    return (game_worth(game, world, seat, STAY, moods, kinds, peers_leave)
+            - game_worth(game, world, seat, LEAVE, moods, kinds, peers_leave))
 
 
 def game_worth(game, world: dict, seat: int, choice: str, moods: opponent_model.Dispositions,
-               kinds: dict) -> float:
+               kinds: dict, peers_leave: float | None) -> float:
     """What the game is worth to ``seat`` if it makes ``choice`` now and everyone plays on as
     their kind (the world is copied, not changed)."""
     played = clone(world)
     played["players"][seat]["choice"] = choice
     asked = [s for s in rules.to_act(played) if s != seat]
     round_now = played["round"]
-    opponent_model.choose_pending(played, asked, moods, kinds)
+    if peers_leave is None:
+        opponent_model.choose_pending(played, asked, moods, kinds)
+    else:
+        for other in asked:
+            played["players"][other]["choice"] = (LEAVE if moods.mood(played, other) < peers_leave
+                                                  else STAY)
     rules.reveal(played)
     if played["round"] == round_now:
         opponent_model.play_round(played, moods, kinds)
