@@ -8,6 +8,10 @@ thousands of such turns a decision.  Here the reading is shared by every seat in
 carry the same gems and see the same path) and each seat only draws its courage, from the same
 distribution as the easy bot's ("sampled thresholds").
 
+Each seat may play a kind of its own (``seat_types.KINDS``: the easy rule at another courage,
+"leave at T gems", "leave once the path holds G gems"), drawn by the strong bot from what the
+public record says of that seat; without one it plays the easy rule.
+
 Only ever used on a determinization (a world the searching seat drew for itself), never on the
 real state: the deck here is a guess, and only its contents (public) are read anyway."""
 from __future__ import annotations
@@ -18,6 +22,7 @@ import random
 from . import bot, data, rules
 
 
+EASY = ("courage", 0.0)
 TREASURE_VALUE = {card: c["value"] for card, c in data.CARDS.items() if c["type"] == "treasure"}
 
 
@@ -45,6 +50,11 @@ def risk_reading(state: dict) -> tuple[float, float]:
     return deadly / len(deck) * at_risk, gain
 
 
+def lone_take(state: dict) -> int:
+    """What a seat leaving alone now would take from the path: its gems and artifacts."""
+    return sum(c["gems_left"] for c in state["path"]) + artifacts_worth(state)
+
+
 def artifacts_worth(state: dict) -> int:
     """What the artifacts on the path would bring a lone leaver now (rules.claim_artifacts)."""
     count = sum(1 for c in state["path"] if c["type"] == "artifact")
@@ -56,17 +66,18 @@ def artifacts_worth(state: dict) -> int:
     return sum(c["value"] for c in state["path"] if c["type"] == "artifact")
 
 
-def leave_chance(state: dict, reading: tuple[float, float]) -> float:
+def leave_chance(state: dict, reading: tuple[float, float], daring: float = 0.0) -> float:
     """How likely a seat is to leave under the reading, its courage drawn as the easy bot draws
-    its own: ``exp(boldness + u)``, ``u`` uniform in ``[-SPREAD, SPREAD]``, and it leaves when
-    ``loss > courage x gain``, i.e. when ``u < ln(loss / gain) - boldness``."""
+    its own: ``exp(boldness + daring + u)``, ``u`` uniform in ``[-SPREAD, SPREAD]``, and it
+    leaves when ``loss > courage x gain``, i.e. when ``u < ln(loss / gain) - boldness - daring``
+    (``daring`` 0 is the easy bot itself)."""
     loss, gain = reading
     if loss <= 0:
         return 0.0
     if gain <= 0:
         return 1.0
     boldness = bot.BOLDNESS + bot.BOLDNESS_PER_PLAYER * (len(state["players"]) - data.MIN_PLAYERS)
-    edge = math.log(loss / gain) - boldness
+    edge = math.log(loss / gain) - boldness - daring
     return min(1.0, max(0.0, (edge + bot.SPREAD) / (2 * bot.SPREAD)))
 
 
@@ -101,20 +112,32 @@ class FreshMoods:
         return self.chooser.random()
 
 
-def choose_pending(state: dict, seats: list[int], moods) -> None:
-    """Give ``seats`` (inside, not yet revealed) a choice each, without revealing anything."""
-    chance = leave_chance(state, risk_reading(state))
+def choose_pending(state: dict, seats: list[int], moods, kinds: dict | None = None) -> None:
+    """Give ``seats`` (inside, not yet revealed) a choice each, without revealing anything;
+    each seat plays its kind (``seat_types.KINDS``; the easy bot's rule when not given)."""
+    reading = risk_reading(state)
+    chances: dict[float, float] = {}
     players = state["players"]
     for seat in seats:
-        players[seat]["choice"] = "leave" if moods.mood(state, seat) < chance else "stay"
+        name, parameter = kinds.get(seat, EASY) if kinds else EASY
+        if name == "gems":
+            leave = players[seat]["carrying"] >= parameter
+        elif name == "grab":
+            leave = lone_take(state) >= parameter
+        else:
+            chance = chances.get(parameter)
+            if chance is None:
+                chance = chances[parameter] = leave_chance(state, reading, parameter)
+            leave = moods.mood(state, seat) < chance
+        players[seat]["choice"] = "leave" if leave else "stay"
 
 
-def play_round(state: dict, moods: Dispositions) -> None:
+def play_round(state: dict, moods: Dispositions, kinds: dict | None = None) -> None:
     """Play the world to the end of the round under way, every seat by the model (in place)."""
     round_now = state["round"]
     while state["phase"] == rules.PHASE_CHOOSE and state["round"] == round_now:
         asked = rules.to_act(state)
         if not asked:
             return
-        choose_pending(state, asked, moods)
+        choose_pending(state, asked, moods, kinds)
         rules.reveal(state)

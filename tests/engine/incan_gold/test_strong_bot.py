@@ -9,9 +9,9 @@ import pytest
 
 from engine import search
 from engine.core import clone
-from engine.games.incan_gold import hidden, opponent_model
+from engine.games.incan_gold import hidden, opponent_model, seat_types
 
-from .helpers import GAME, staged
+from .helpers import GAME, everyone, staged
 
 SMALL = search.Settings(iterations=12)
 
@@ -126,3 +126,52 @@ def test_the_model_never_leaves_when_no_card_can_end_the_round():
     reading = opponent_model.risk_reading(state)
     assert opponent_model.leave_chance(state, reading) == 0.0
     assert hidden.banked_in_all(GAME.view(state, 0)) == 0
+
+
+def bold_weight(belief: list[float]) -> float:
+    """How much of a belief says "stays on past ten gems": the bolder courages and the higher
+    thresholds."""
+    return sum(w for (name, parameter), w in zip(seat_types.KINDS, belief)
+               if (name == "courage" and parameter >= 1.0) or (name == "gems" and parameter > 10))
+
+
+def test_the_belief_about_other_seats_reads_only_the_public_record():
+    """Other tents and pending choices are secret; the belief is built from a seat's view."""
+    for state, seat in decisions(5, seed=7, every=13):
+        belief = seat_types.beliefs(GAME.view(state, seat))
+        for other in [None, *(s for s in range(5) if s != seat)]:
+            varied = GAME.vary_secrets(state, other)
+            assert seat_types.beliefs(GAME.view(varied, seat)) == belief
+
+
+def test_a_seat_caught_with_its_gems_is_believed_bolder_than_one_that_left_in_time():
+    """A second hazard catches those inside (docs "A turn"): the record shows who stayed to
+    the end, carrying what."""
+    state = staged(4, path=["h:fire", "t11", "h:snakes", "t9", "t14"], next_cards=["h:fire"],
+                   carrying=[8, 8, 8, 8])
+    everyone(state, {0: "stay", 1: "stay", 2: "leave", 3: "stay"})
+    assert state["history"][0]["caught"] == [0, 1, 3]
+    belief = seat_types.beliefs(GAME.view(state, 0))
+    assert bold_weight(belief[1]) > bold_weight(belief[2])
+
+
+def test_seats_still_inside_past_ten_gems_are_not_believed_to_leave_at_ten():
+    """Seats inside have stayed at every decision of the round, so a rule that would have
+    left them at ten gems carried keeps almost no weight."""
+    state = staged(4, path=["h:fire", "t11", "t13", "h:snakes", "t17", "t15", "t5"],
+                   carrying=[15, 15, 15, 15])
+    at_ten = seat_types.KINDS.index(("gems", 10))
+    for other, belief in seat_types.beliefs(GAME.view(state, 0)).items():
+        assert belief[at_ten] < seat_types.PRIOR[at_ten] / 5
+    fresh = seat_types.beliefs(GAME.view(staged(4, path=["t5"]), 0))
+    assert fresh[1] == pytest.approx(list(seat_types.PRIOR))
+
+
+def test_imagined_seats_play_the_kind_drawn_for_them():
+    """A seat that leaves at ten gems stays at nine; one that leaves to take what lies on the
+    path leaves once enough lies there; the easy rule never leaves with no hazard showing."""
+    moods = opponent_model.FreshMoods(random.Random(3))
+    kinds = {0: ("gems", 10), 1: ("gems", 10), 2: ("grab", 4), 3: opponent_model.EASY}
+    state = staged(4, path=["t7", ("t14", 5)], carrying=[10, 9, 9, 9])
+    opponent_model.choose_pending(state, [0, 1, 2, 3], moods, kinds)
+    assert [p["choice"] for p in state["players"]] == ["leave", "stay", "leave", "stay"]
