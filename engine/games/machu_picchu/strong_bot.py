@@ -1,97 +1,51 @@
-"""The strong Machu Picchu bot: information-set Monte Carlo tree search (``engine/search.py``)
-over the Prince's moves, with this game's cheap rollout and its estimate of an unfinished
-position.
+"""The strong Machu Picchu bot: the lookahead bot's best few Prince moves, each played on in
+worlds the seat cannot tell from the real one, judged by the best turn the seat has after the
+other seats have moved.
 
-Why the search branches on the Prince's moves only: a turn is one move of the Prince and then
-the steps of the visit it triggers (which Incas to place, which Priest to take, what to trade,
-what to sacrifice, which card to return).  Searched as separate moves, a visit's value is
-averaged over half-explored steps (a visit to the House of Virgins looks poor while the search
-mostly tries "take nothing" there), and a budget of under a hundred iterations is spread too thin
-to see past one's own turn.  So the tree sees a game (``TurnLevel``) in which each step of a
-visit has one option, the simple bot's choice, and branches only where the Prince moves (or
-stays for a Moon Tile) and where the free Inca goes at setup: the moves that decide which part
-of the board a seat uses.  When the seat itself is asked a step of a visit, the lookahead bot
-(``lookahead.best_action``, which tries each option and finishes the turn) answers.
+Why it starts from the lookahead bot (``lookahead.py``): that bot values the rest of its own
+turn well (which Incas, which Priest, the trade, what to sacrifice), so the moves it values most
+are the ones worth a closer look (``CANDIDATES``), and the steps of a visit stay its choice.
+What it cannot see is what follows its turn: which districts the other seats use up, take the
+Moon Tiles or the Priests of, and where its Prince then stands.  So each candidate is played on
+(``play_on``): the seat's steps chosen as the lookahead chooses them, the other seats' turns by
+the simple bot (a tenth of a millisecond a decision, so a playout costs a few ms), until the
+seat's Prince is to move again; the candidate is worth the best that next turn can reach
+(``best_turn_worth``: the lookahead's valuation after the best Prince move and its visit).  A
+move that sets up the next turn (a neighbour of a rich district, a Moon Tile) shows there.
 
-Why a short horizon and an estimate, not rollouts to the end: a game is hundreds of
-decisions long, and what a move is worth shows within a round (goods in hand, a Priest
-bought, Incas placed, steps toward the next Sacrifice Card).  The estimate is the lookahead
-bot's valuation (``lookahead.value``): points as they would count now, times the conquest
-multiplier the seat's gold may earn, plus what its goods, Priests and Virgins, Incas (in
-districts, in supply, at the Sun Clock), Moon Tiles and steps on the Incatrail can still
-become.  Each seat's estimate becomes a reward in [0, 1] the way a finished game's is
-(``search.outcome_rewards``): mostly the chance of being ahead, a little for the margin.
-A game that ends inside the horizon (a rescue, or the conquest) is scored as it ends.
+Why on the last day it plays to the end: the conquest's multipliers (3, 2, 1 by gold rank)
+decide the game then, and the lookahead's valuation only guesses them; the end itself, with
+the seat's own Prince moves chosen as the lookahead would, counts them exactly
+(``lookahead.value`` of a finished game: winning first, then the margin).
 
-Why the rollout is the simple bot with some randomness: the lookahead bot costs milliseconds
-a decision, the simple one a fraction of that; the random Prince moves keep rollouts from
-all telling the same story.
+Why the same worlds for every candidate: the hidden cards and the deck are drawn once per world
+and every candidate is played in each, so the candidates are compared on equal footing and
+the noise of the draw cancels out of the comparison.  The seat's other seats' hands are dealt
+again from its own view (``GAME.determinize``), so nothing it may not see can move it.
+
+Why not a tree search over every seat (max-n, as before): measured on the same seeds, a tree
+of 80 iterations among the lookahead's best three played no better than the lookahead bot
+alone; and valuing a position after one round by every seat's estimate (how likely the seat
+is ahead) played worse than this: other seats' estimates carry their hidden cards' noise.
 """
 from __future__ import annotations
 
-import random
+from engine.core import clone, find_legal, without_label
+from engine.search import Settings, decision_rng
 
-from engine.core import find_legal, without_label
-from engine.search import Settings, estimate_rewards, ismcts_action
+from . import bot, data, lookahead, rules
 
-from . import bot, lookahead, rules
+CANDIDATES = 6         # the root moves searched: those the lookahead values most
+SEARCHED = frozenset({"move", "free_inca"})   # the decisions searched
+PLAYOUT_LIMIT = 600    # decisions a playout may take before it is valued where it stands
+ENDGAME_DAYS = 1       # on the last this many days a playout runs to the end of the game
 
-CANDIDATES = 3         # the root moves searched: those the lookahead values most
-SEARCHED = frozenset({"move", "free_inca"})   # the decisions the tree branches on
-WANDER = 0.05         # a rollout's Prince move is uniformly random this often
-WIN_SPREAD = 12.0      # estimate points that make one seat e times likelier to be ahead
+# iterations: playouts a decision (the candidates times the worlds each is played in)
+SETTINGS = Settings(iterations=18, horizon=None, exploration=0.0, evaluate=None)
 
 
 def searched(state: dict) -> bool:
     return bool(state["queue"]) and state["queue"][0]["k"] in SEARCHED
-
-
-def rollout(game, state: dict, seat: int, rng: random.Random) -> dict:
-    """A rollout move: the simple bot's, or now and then any move of the Prince."""
-    if searched(state) and rng.random() < WANDER:
-        return rng.choice(rules.legal(state, seat))
-    return bot.simple_bot_action(state, seat)
-
-
-def evaluate(game, state: dict) -> list[float]:
-    """Each seat's reward for a position the rollout stopped in: its estimated chance of
-    being ahead (a softmax of the estimates) and a little for its place between the lowest
-    and the highest estimate."""
-    values = [lookahead.value(state, s) for s in range(state["n"])]
-    return estimate_rewards(values, WIN_SPREAD)
-
-
-SETTINGS = Settings(iterations=80, horizon=12, exploration=0.7, rollout=rollout,
-                    evaluate=evaluate)
-
-
-class TurnLevel:
-    """The game as the tree sees it: every step of a visit has one option (the simple bot's
-    choice), so the tree branches only on the Prince's moves; at the root only on the
-    ``candidates`` the lookahead likes best; everything else is the game."""
-
-    def __init__(self, game, root: dict, seat: int, candidates: list[dict]):
-        self.game = game
-        self.name = game.name
-        self.root = (root_mark(root), seat)
-        self.candidates = candidates
-
-    def legal_actions(self, state: dict, seat: int) -> list[dict]:
-        if seat not in rules.to_act(state):
-            return []
-        if (root_mark(state), seat) == self.root:
-            return self.candidates
-        if searched(state):
-            return rules.legal(state, seat)
-        return [bot.simple_bot_action(state, seat)]
-
-    def __getattr__(self, attribute):
-        return getattr(self.game, attribute)
-
-
-def root_mark(state: dict) -> tuple:
-    """What tells the decision searched from every later one: the day, the turn, the step."""
-    return state["day"], state["turn"], state["queue"][0]["k"] if state["queue"] else None
 
 
 def candidates(state: dict, seat: int) -> list[dict]:
@@ -106,11 +60,63 @@ def candidates(state: dict, seat: int) -> list[dict]:
 
 
 def strong_action(game, state: dict, seat: int) -> dict:
-    """The Prince's move (and the free Inca) by the search among the lookahead's best few; a
-    step of a visit by the lookahead bot."""
+    """The Prince's move (and the free Inca) by playing on each candidate in the same few
+    worlds; a step of a visit by the lookahead bot."""
     legal = game.legal_actions(state, seat)
     if len(legal) <= 1 or not searched(state):
         return game.easy_bot_action(state, seat)
-    level = TurnLevel(game, state, seat, candidates(state, seat))
-    chosen = ismcts_action(level, state, seat, game.search_settings or SETTINGS)
-    return find_legal(legal, without_label(chosen))
+    moves = candidates(state, seat)
+    worlds = max(1, (game.search_settings or SETTINGS).iterations // len(moves))
+    rng = decision_rng(game, state, seat)
+    totals = [0.0] * len(moves)
+    for _ in range(worlds):
+        world = game.determinize(state, seat, rng)
+        for i, move in enumerate(moves):
+            totals[i] += playout(world, seat, move)
+    best = max(range(len(moves)), key=lambda i: (totals[i], -i))
+    return find_legal(legal, moves[best])
+
+
+def playout(world: dict, seat: int, move: dict) -> float:
+    """What ``move`` is worth in ``world``: played on (``play_on``), then the best next turn;
+    a finished game as it ended."""
+    state = clone(world)
+    rules.apply(state, seat, move)
+    play_on(state, seat)
+    if state["over"] or not rules.to_act(state):
+        return lookahead.value(state, seat)
+    return best_turn_worth(state, seat)
+
+
+def play_on(state: dict, seat: int) -> None:
+    """Play ``state`` on in place until ``seat``'s Prince is to move again (on the last day:
+    to the end of the game)."""
+    to_the_end = state["day"] > data.LAST_DAY - ENDGAME_DAYS
+    for _ in range(PLAYOUT_LIMIT):
+        acting = rules.to_act(state)
+        if not acting or (own_move_next(state, seat) and not to_the_end):
+            return
+        who = seat if seat in acting else acting[0]
+        rules.apply(state, who, playout_choice(state, who, seat))
+
+
+def own_move_next(state: dict, seat: int) -> bool:
+    frame = state["queue"][0]
+    return frame["k"] == "move" and frame["seat"] == seat
+
+
+def playout_choice(state: dict, who: int, seat: int) -> dict:
+    """The seat's Prince move as the lookahead bot chooses it (its turn finished greedily),
+    each step of its visits one step deep; another seat's every decision by the simple bot."""
+    if who != seat:
+        return bot.simple_bot_action(state, who)
+    legal = [without_label(a) for a in rules.legal(state, seat)]
+    finish = bot.default_action if state["queue"][0]["k"] == "move" else None
+    return max(legal, key=lambda a: lookahead.worth_after(state, seat, a, finish))
+
+
+def best_turn_worth(state: dict, seat: int) -> float:
+    """The most a Prince move of ``seat`` and its visit can be worth, as the lookahead values
+    it."""
+    return max(lookahead.worth_after(state, seat, a, bot.default_action)
+               for a in map(without_label, rules.legal(state, seat)))

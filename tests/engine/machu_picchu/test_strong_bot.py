@@ -104,3 +104,38 @@ def test_it_takes_the_last_virgin_to_rescue_machu_picchu_when_that_wins():
     act(state, 0, **without_label(GAME.bot_action(state, 0, "strong")))
     outcome = GAME.outcome(state)
     assert outcome["reason"] == "rescue_priests" and outcome["winners"] == [0]
+
+
+def test_a_playout_runs_until_the_seat_is_to_move_its_prince_again():
+    """After its move, the other seats' turns are played and the playout stops where the
+    seat's Prince is to move again: the next turn is valued, not guessed."""
+    state = started(3, 16)
+    before = state["turn"]
+    act(state, 0, type="move", to="central_plaza")
+    strong_bot.play_on(state, 0)
+    assert state["queue"][0] == {"k": "move", "seat": 0}
+    assert state["turn"] == before + 3
+    assert GAME.outcome(state) is None
+
+
+def test_on_the_last_day_a_playout_runs_to_the_end_of_the_game():
+    """On the last day the conquest's multipliers decide: the playout reaches them."""
+    state = turn_of(started(3, 17), 0)
+    state["day"] = data.LAST_DAY
+    act(state, 0, type="move", to="corn_terraces")
+    strong_bot.play_on(state, 0)
+    assert GAME.outcome(state) is not None
+
+
+def test_it_may_choose_a_move_the_lookahead_ranks_below_its_first(quick):
+    """The candidates are the lookahead's best few, and the playouts may prefer another than
+    its first: somewhere in a game the strong bot's Prince move differs from the easy one's."""
+    differs = 0
+    for state, seat in decisions(3, 18, every=7):
+        if state["queue"][0]["k"] != "move":
+            continue
+        strong = without_label(GAME.bot_action(state, seat, "strong"))
+        ranked = strong_bot.candidates(state, seat)
+        assert strong in ranked
+        differs += strong != ranked[0]
+    assert differs > 0
