@@ -157,7 +157,7 @@ def test_the_rollout_plays_legal_moves_mixing_the_easy_bots_with_random_ones():
     legal = [without_label(a) for a in GAME.legal_actions(state, seat)]
     assert len(legal) > 2
     easy = without_label(GAME.bot_action(state, seat, "easy"))
-    chosen = [without_label(strong_bot.half_easy_rollout(GAME, state, seat, random.Random(d)))
+    chosen = [without_label(strong_bot.mostly_easy_rollout(GAME, state, seat, random.Random(d)))
               for d in range(40)]
     assert all(c in legal for c in chosen)
     assert easy in chosen
