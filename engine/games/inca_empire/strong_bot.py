@@ -3,13 +3,13 @@
 A whole game is some 150 to 320 moves.  Playing every rollout to the end would leave only a
 handful of iterations a decision, so each rollout plays 40 moves and then estimates what every
 seat will end with (``estimate``): "Score one point for each token placed in the field of
-play" plus "three of your five goal cards".  Three rollout moves in four are the easy bot's,
-the fourth uniformly random: the easy bot builds, stocks storage huts and raises temples the
-way a real table does and leans towards its own Goals, so a move that starts a Goal is seen
-paying off; the random moves keep the rollouts from all telling the same story.  Measured on
-paired seeds, all-random rollouts lost most of the bot's lead over easy bots at five players.
-Shorter rollouts with more iterations were weaker still: the estimate cannot see what the
-moves after it will build.
+play" plus "three of your five goal cards".  The rollout's moves are the easy bot's, one in
+ten uniformly random (``easy_rollout``): the easy bot builds, stocks storage huts and raises
+temples the way a real table does and leans towards its own Goals, so a move that starts a
+Goal is seen paying off.  Measured on paired seeds, all-random rollouts lost most of the bot's
+lead over easy bots at five players and against flat Monte Carlo at two, and rollouts with a
+quarter or half of their moves random did no better than these.  Shorter rollouts with more
+iterations were weaker: the estimate cannot see what the moves after it will build.
 
 The estimate's worths are fitted, not guessed: regressing the final tokens and totals of easy
 bots on the state in the middle of each Era, a card still in hand is worth one to two points
@@ -38,7 +38,6 @@ LAST_ERA_SHARE = 0.5        # in Era IV, a Supply token beyond activation may ne
 # INTERCEPT + SLOPE x (the share of its count reached).
 GOAL_CHANCE = {1: (-0.40, 1.61), 2: (-1.32, 3.07), 3: (-2.56, 4.04), 4: (-4.34, 4.51)}
 WIN_SHARE_SPREAD = 4.0      # points of lead that make a win about e (2.7) times likelier
-ROLLOUT_RANDOM_SHARE = 0.25  # of the rollout's moves, the share chosen at random
 
 
 def estimate(state: dict, seat: int) -> float:
@@ -84,9 +83,5 @@ def evaluate(game, state: dict) -> list[float]:
     return estimate_rewards(values, WIN_SHARE_SPREAD)
 
 
-def mostly_easy_rollout(game, state: dict, seat: int, rng) -> dict:
-    return easy_rollout(game, state, seat, rng, ROLLOUT_RANDOM_SHARE)
-
-
-SETTINGS = Settings(iterations=20, horizon=40, exploration=0.7, rollout=mostly_easy_rollout,
+SETTINGS = Settings(iterations=20, horizon=40, exploration=0.7, rollout=easy_rollout,
                     evaluate=evaluate)
