@@ -107,3 +107,58 @@ def test_the_strong_bot_with_its_own_settings_plays_legal_repeatable_blind_moves
     for other in [None, *(s for s in range(3) if s != seat)]:
         varied = GAME.vary_secrets(state, other)
         assert without_label(GAME.bot_action(varied, seat, "strong")) == without_label(chosen)
+
+
+def test_a_goal_is_worth_more_the_closer_the_seat_is_and_all_its_points_once_met():
+    state = played(3, 11, 30)
+    seat = 0
+    state["goals"][seat] = ["G21b"]   # 18 Terraces with 3 players: 3 points
+    worths = []
+    for terraces in (0, 6, 12, 17, 18):
+        state["terraces"][seat] = ["E1-01"] * terraces
+        worths.append(strong_bot.goals_worth(state, seat))
+    assert worths == sorted(worths) and len(set(worths)) == len(worths)
+    assert worths[-1] == 3.0
+    assert worths[-2] < 3.0
+
+
+def test_an_unmet_goal_is_less_likely_met_the_later_the_era():
+    for reached in (0.0, 0.25, 0.5):
+        chances = [strong_bot.goal_chance(now, reached) for now in range(1, era.ERAS + 1)]
+        assert chances == sorted(chances, reverse=True)
+        assert all(0.0 < c < 1.0 for c in chances)
+
+
+def test_only_the_best_three_goals_count_in_the_estimate():
+    state = played(3, 12, 30)
+    seat = 1
+    state["terraces"][seat] = ["E1-01"] * 19
+    state["goals"][seat] = ["G21b", "G22b"]            # both met: 3 + 5 points
+    assert strong_bot.goals_worth(state, seat) == 8.0
+    state["goals"][seat] = ["G21b", "G22b", "G21b", "G22b"]
+    assert strong_bot.goals_worth(state, seat) == 5.0 + 3.0 + 5.0
+
+
+def test_a_card_in_hand_is_worth_more_than_a_token_in_the_active_pool():
+    state = played(3, 13, 30)
+    seat = 2
+    card = next(c for c in state["decks"]["1"] if CARDS[c]["type"] != "start")
+    with_card = {**state, "hands": [list(h) for h in state["hands"]]}
+    with_card["hands"][seat].append(card)
+    with_token = {**state, "active": list(state["active"])}
+    with_token["active"][seat] += 1
+    assert strong_bot.estimate(with_card, seat) > strong_bot.estimate(with_token, seat) \
+        > strong_bot.estimate(state, seat)
+
+
+def test_the_rollout_mostly_plays_the_easy_bots_moves_and_sometimes_another_legal_one():
+    state = played(4, 14, 50)
+    seat = GAME.to_act(state)[0]
+    legal = [without_label(a) for a in GAME.legal_actions(state, seat)]
+    assert len(legal) > 2
+    easy = without_label(GAME.bot_action(state, seat, "easy"))
+    rollout = strong_bot.SETTINGS.rollout
+    chosen = [without_label(rollout(GAME, state, seat, random.Random(d))) for d in range(60)]
+    assert all(c in legal for c in chosen)
+    assert chosen.count(easy) > len(chosen) / 2
+    assert any(c != easy for c in chosen)
