@@ -139,3 +139,51 @@ def test_it_may_choose_a_move_the_lookahead_ranks_below_its_first(quick):
         assert strong in ranked
         differs += strong != ranked[0]
     assert differs > 0
+
+
+def test_a_stay_is_always_among_the_moves_the_strong_bot_weighs():
+    """A day ends only when its third Moon Tile is taken (zh 一日完结), so a bot that never
+    weighs staying could keep a game going without end."""
+    from engine.games.machu_picchu import rules, strong_bot
+    from engine import get_game
+    import random
+    game = get_game("machu_picchu")
+    chooser = random.Random(7)
+    for seed in range(6):
+        state = game.setup(["A", "B", "C"], seed, {})
+        weighed = 0
+        while game.outcome(state) is None and weighed < 12:
+            seat = game.to_act(state)[0]
+            legal = game.legal_actions(state, seat)
+            if strong_bot.searched(state) and any(a["type"] == "stay" for a in legal):
+                assert any(m["type"] == "stay" for m in strong_bot.candidates(state, seat))
+                weighed += 1
+            game.apply_in_place(state, seat, chooser.choice(legal))
+
+
+def test_a_prince_move_that_gains_nothing_is_not_weighed_where_the_seat_may_stay():
+    """Shuttling between emptied districts only delays the day's end, which comes only by
+    Moon Tiles (zh 一日完结); where a stay is offered, every Prince move weighed gains
+    something this turn."""
+    from engine.games.machu_picchu import bot, lookahead, rules, strong_bot
+    from engine.core import without_label
+    from engine import get_game
+    import random
+    game = get_game("machu_picchu")
+    chooser = random.Random(11)
+    checked = 0
+    for seed in range(4):
+        state = game.setup(["A", "B"], seed, {})
+        while game.outcome(state) is None and checked < 40:
+            seat = game.to_act(state)[0]
+            legal = game.legal_actions(state, seat)
+            if strong_bot.searched(state) and any(a["type"] == "stay" for a in legal):
+                world = lookahead.seen_world(state, seat)
+                now = lookahead.value(world, seat)
+                for move in strong_bot.candidates(state, seat):
+                    if move["type"] == "move":
+                        assert lookahead.worth_after(world, seat, without_label(move),
+                                                     bot.default_action) > now
+                checked += 1
+            game.apply_in_place(state, seat, chooser.choice(legal))
+    assert checked >= 20
