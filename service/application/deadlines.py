@@ -127,10 +127,10 @@ def fire(session: Session, deadline: DeadlineRow, now: datetime, domain: str) ->
     if deadline.kind.startswith("reminder") and timeout_at > now:
         return _remind(session, loaded, deadline, timeout_at, now, domain)
     deadline.status, deadline.kind, deadline.due_at = "done", "timeout", timeout_at
-    if (timeout_orders.order_of(loaded.events, deadline.seat) is None
-            and _vacation_left(clock, loaded, now)):
+    ordered = timeout_orders.in_force(session, loaded.row.id, deadline.seat)
+    if ordered is None and _vacation_left(clock, loaded, now):
         return vacation.start(session, loaded, deadline.seat, now, domain, SYSTEM, auto=True)
-    return time_out(session, loaded, deadline.seat, now, domain, deadline.id)
+    return time_out(session, loaded, deadline.seat, now, domain, deadline.id, ordered)
 
 
 def _remind(session: Session, loaded: Loaded, deadline: DeadlineRow, timeout_at: datetime,
@@ -168,11 +168,11 @@ def _vacation_left(clock: SeatClockRow, loaded: Loaded, now: datetime) -> bool:
 
 
 def time_out(session: Session, loaded: Loaded, seat: int, now: datetime, domain: str,
-             deadline_id: int | None = None) -> Owed:
-    """The seat's time ran out: apply the seat's own order (``timeout_orders``), else the
-    game's policy, as an event everyone is told about."""
+             deadline_id: int | None = None, ordered: str | None = None) -> Owed:
+    """The seat's time ran out: apply the seat's own order (``ordered``: the level of the bot
+    it asked for, ``timeout_orders``), else the game's policy, as an event everyone is told
+    about."""
     clock = timekeeping.clock_of(loaded.first.payload)
-    ordered = timeout_orders.order_of(loaded.events, seat)
     if ordered is not None:
         clock = dataclasses.replace(clock, timeout_policy="bot", timeout_bot_level=ordered)
     if clock.timeout_policy == "pause":

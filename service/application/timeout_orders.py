@@ -25,6 +25,13 @@ from service.store.loading import Loaded
 KIND = "TimeoutOrderSet"
 TABLE = "table"                 # no order of one's own: the organiser's policy applies
 CHOICES = (TABLE,) + LEVELS
+DECIDING_KINDS = (KIND, "SeatReplaced")   # the events ``order_of`` reads
+
+
+def in_force(session: Session, game_id: str, seat: int) -> str | None:
+    """The seat's order now (``order_of``), read from the only events that decide it, so a
+    game loaded from a snapshot is not read whole for it."""
+    return order_of(store.of_kinds(session, game_id, DECIDING_KINDS), seat)
 
 
 def order_of(events, seat: int) -> str | None:
@@ -55,7 +62,7 @@ def give(session: Session, loaded: Loaded, seat: int, level: str | None, now: da
         raise IllegalAction(phrase("the game is {status}", status=term(loaded.row.status)))
     if loaded.seats[seat].bot:
         raise IllegalAction(phrase("a bot already plays this seat"))
-    if order_of(loaded.events, seat) == level:
+    if in_force(session, loaded.row.id, seat) == level:
         return False
     payload = {"seat": seat, **({"level": level} if level else {})}
     event = store.append(session, loaded.row.id, loaded.seq + 1, loaded.head_hash, KIND,

@@ -115,6 +115,12 @@ def load_range(session: Session, game_id: str, first: int, last: int) -> list[Ev
     return _read(session, game_id, EventRow.seq >= first, EventRow.seq <= last)
 
 
+def of_kinds(session: Session, game_id: str, kinds) -> list[Event]:
+    """The game's events of these kinds, in seq order: a rule that reads a few rare events of
+    a long game reads them alone, not the whole log a snapshot let the load skip."""
+    return _read(session, game_id, EventRow.kind.in_(sorted(kinds)))
+
+
 def load_from(session: Session, game_id: str, seq: int, upto: int | None = None) -> list[Event]:
     """``GameCreated`` (seq 1) and the events from ``seq`` on (up to ``upto``): what a load
     that starts from a snapshot at ``seq`` needs, in one round trip."""

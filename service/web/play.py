@@ -43,6 +43,7 @@ def page(secret: str):
         context_channel = seat_channel(session, loaded.row.id, seat)
         admin_reads = after_the_end(session, loaded)
         imported = was_imported(session, loaded.row.id)
+        timeout_order = timeout_orders.in_force(session, loaded.row.id, seat)
         rematch = (rematches.standing(session, svc.settings, loaded.row.id, seat, svc.clock())
                    if loaded.row.status == "finished" else None)
     context = seat_context(svc.settings, loaded, seat)
@@ -54,7 +55,7 @@ def page(secret: str):
     context["undo"], context["notes"] = undo, own_notes
     context["notes_limit"] = notes.MAX_NOTES
     context["clocks"], context["my_zone"] = clocks, zone
-    context["timeout_order"] = timeout_orders.order_of(loaded.events, seat)
+    context["timeout_order"] = timeout_order
     context["table_rule"] = mailer.timeout_rule(timekeeping.clock_of(loaded.first.payload))
     context["timeout_order_bots"] = bot_levels.levels_named()
     return render_template("pages/play.html", **context)

@@ -176,3 +176,27 @@ def test_a_timeout_claiming_an_order_given_before_a_new_player_took_the_seat_fai
     forged = kit.forged(record, newcomer_before_the_timeout)
     assert not fairness.check_record(forged).ok
     assert independent_verifier.verify(forged) == (False, "not proven", "3.8")
+
+
+def test_a_game_loaded_from_a_snapshot_finds_an_old_order_without_reading_its_whole_log(
+        app, client, clock, admin_headers, new_game, monkeypatch):
+    """The play page and the timeout read the order from its own few events: the log before
+    the snapshot (the order among it) is never read whole for it."""
+    from service.store import events as store
+    from service.store import snapshots
+    from tests.service.test_gets_write_nothing import play_stays
+    data, secrets = new_game(players=4)
+    order(client, secrets[1], "easy")
+    play_stays(client, secrets, snapshots.EVERY + 3)
+
+    def whole_log_read(*_):
+        raise AssertionError("the events before the snapshot were read")
+    monkeypatch.setattr(store, "load_range", whole_log_read)
+    page = client.get(f"/play/{secrets[1]}").get_data(as_text=True)
+    assert 'value="easy" checked' in page
+    clock.advance(timedelta(hours=170))   # past a full bank (120 h) and a decision's 48 h
+    sweep(app, clock)
+    monkeypatch.undo()
+    timed_out = [e for e in events(client, admin_headers, data["id"])
+                 if e["kind"] == "TurnTimedOut" and e["payload"]["seat"] == 1]
+    assert timed_out and timed_out[-1]["payload"].get("ordered") is True
