@@ -20,8 +20,8 @@ from service.store.models import SeatRow
 from service.web import notes as notes_pages
 from service.view.presenter import secret_for
 from service.view.i18n import translate
-from service.core.validation import (BadInput, bot_level, bounded_number, json_document, one_address,
-                                person_name)
+from service.core.validation import (BadInput, bot_level, bounded_number, json_document,
+                                     one_address, person_name)
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 MAX_SEED = 2**256 - 1

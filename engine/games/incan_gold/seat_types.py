@@ -113,9 +113,10 @@ def stay_chances(points: list[tuple], players: int) -> list[float]:
 def decisions(path: list[dict], inside: int, carried: int,
               removed: list[str]) -> list[tuple]:
     """The decisions a seat inside all along made on ``path``: (carrying, loss, gain, what a
-    lone leaver would take) each, the carrying scaled so that it ends at ``carried``.  A round's first card, when a hazard, is
-    followed by the next without a decision; the last card of a finished round ended it; the
-    last card of the round under way is the decision being made now."""
+    lone leaver would take) each, the carrying scaled so that it ends at ``carried``.  A
+    round's first card, when a hazard, is followed by the next without a decision; the last
+    card of a finished round ended it; the last card of the round under way is the decision
+    being made now."""
     treasures_left = Counter(data.TREASURE_VALUES)
     deck_left = len(data.QUEST_DECK) - len(removed) + 1
     showing: list[str] = []

@@ -15,7 +15,8 @@ this one, what is the game worth to me if I stay now, and if I leave now?*
 * Who the others are: each other seat still inside plays a kind of player drawn, world by
   world, from what the public record says of it (``seat_types.py``: the easy rule at several
   courages, "leave once carrying T gems", "leave once the path holds G gems"); pending choices
-  of this turn are drawn again by that kind.  The seat itself plays the easy rule for its later turns (``opponent_model.py``).
+  of this turn are drawn again by that kind.  The seat itself plays the easy rule for its
+  later turns (``opponent_model.py``).
   Why not the easy rule for everyone: strong seats that all reckon "the others will leave,
   staying will pay" all stay and bust together, and a seat that stays on until it carries ten
   gems collects what seats modelled as cautious leave behind; the record shows who is bold.

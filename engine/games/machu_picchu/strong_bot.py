@@ -38,7 +38,7 @@ from . import bot, data, lookahead, rules
 CANDIDATES = 6         # the root moves searched: those the lookahead values most
 SEARCHED = frozenset({"move", "free_inca"})   # the decisions searched
 PLAYOUT_LIMIT = 600    # decisions a playout may take before it is valued where it stands
-GAINS = 1e-9          # a Prince move whose one-turn worth is no more above the value now gains nothing
+GAINS = 1e-9           # a Prince move worth no more than this above the value now gains nothing
 ENDGAME_DAYS = 1       # on the last this many days a playout runs to the end of the game
 
 # iterations: playouts a decision (the candidates times the worlds each is played in)
@@ -55,8 +55,7 @@ def candidates(state: dict, seat: int) -> list[dict]:
     when it ranks lower.  Where the seat may stay, a Prince move that gains nothing this turn
     is not weighed at all.  Why: a day ends only when its third Moon Tile is taken (zh 一日完
     结: "一旦有3个月亮板块已遭拿走"), and the playouts can value the night below the day, so
-    two seats shuttling between emptied districts would play on without end (a two-player
-    game against flat Monte Carlo reached 3,000 moves on day 7)."""
+    two seats shuttling between emptied districts would play on without end."""
     legal = [without_label(a) for a in rules.legal(state, seat)]
     world = lookahead.seen_world(state, seat)
     worth = {i: lookahead.worth_after(world, seat, a, bot.default_action)
